@@ -1,0 +1,41 @@
+# Refrain: `make run` plays, `make test` proves, `make bench` measures.
+SWIFT ?= swift
+FIXTURES := Tests/Fixtures/generated
+
+.PHONY: run build release test unit e2e fixtures bench format clean
+
+run: release
+	./.build/release/refrain
+
+release:
+	@scripts/install-deps build
+	$(SWIFT) build -c release --product refrain
+
+build:
+	@scripts/install-deps build
+	$(SWIFT) build
+
+fixtures:
+	@scripts/install-deps test
+	scripts/make-test-fixtures $(FIXTURES)
+
+# The whole suite: Swift unit tests, then the end-to-end tests against a private
+# PulseAudio server (stopped again even when a test fails).
+test: fixtures
+	$(SWIFT) build --build-tests
+	scripts/with-test-pulse sh -c '$(SWIFT) test --skip-build && python3 -m pytest -q Tests/EndToEnd'
+
+unit: fixtures
+	$(SWIFT) test
+
+e2e: fixtures build
+	scripts/with-test-pulse python3 -m pytest -q Tests/EndToEnd
+
+bench: fixtures release
+	scripts/with-test-pulse python3 scripts/bench.py
+
+format:
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+
+clean:
+	rm -rf .build $(FIXTURES)

@@ -1,0 +1,42 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Refrain",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "refrain", targets: ["refrain"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+  ],
+  targets: [
+    // C libraries, each behind a thin system-library wrapper.
+    .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+    .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+    .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
+
+    // Swift modules.
+    .target(name: "RefrainCore"),
+    .target(
+      name: "RefrainAudio",
+      dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims"]
+    ),
+    .target(name: "RefrainCatalog", dependencies: ["RefrainCore"]),
+    .target(name: "RefrainTUI", dependencies: ["RefrainCore"]),
+    .executableTarget(
+      name: "refrain",
+      dependencies: [
+        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+
+    .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore"]),
+    .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef REFRAIN_CMPG123_SHIM_H
+#define REFRAIN_CMPG123_SHIM_H
+#include <mpg123.h>
+#endif

@@ -1,0 +1,217 @@
+import CAudioShims
+import CMPG123
+import Foundation
+
+/// Decodes one MP3 file or HTTP stream to 16-bit PCM with libmpg123.
+///
+/// The decoder owns its mpg123 handle and is used from one thread at a time (the player's).
+/// Local files are scanned on open, so the duration is exact even for VBR files without a
+/// Xing header. Streams are fed from a ``ProgressiveDownload`` as the bytes arrive.
+public final class MP3Decoder {
+  /// The PCM format of the decoded audio.
+  public private(set) var format: AudioFormat
+  /// The exact duration in seconds when known (local files), or an estimate (streams).
+  public private(set) var duration: Double?
+  /// Tags read from the file (complete for local files; what the stream head held otherwise).
+  public private(set) var tags: ID3Tags
+  /// A short name for messages.
+  public let name: String
+
+  private let handle: OpaquePointer
+  private let download: ProgressiveDownload?
+  private var feedOffset = 0
+  private var ended = false
+  private var decodedSamples: Int64 = 0
+  private var warnings = 0
+
+  /// How many recoverable decoding problems were seen (skipped corrupt frames).
+  public var warningCount: Int { warnings }
+
+  /// Opens a local MP3 file, scans it and reads its tags.
+  public convenience init(path: String) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw AudioError.fileNotReadable(path: path, reason: "no such file")
+    }
+    guard !isDirectory.boolValue else {
+      throw AudioError.fileNotReadable(path: path, reason: "it is a folder")
+    }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      throw AudioError.fileNotReadable(path: path, reason: "permission denied")
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    guard size > 0 else { throw AudioError.emptyFile(path: path) }
+    try self.init(name: path, download: nil) { handle in
+      refrain_mpg123_open(handle, path)
+    }
+  }
+
+  /// Opens an HTTP(S) stream progressively: it returns as soon as the first frame decodes.
+  public convenience init(url: URL, timeout: TimeInterval = 10, shouldStop: @escaping () -> Bool)
+    throws
+  {
+    let download = ProgressiveDownload(url: url, timeout: timeout)
+    try self.init(name: url.absoluteString, download: download, shouldStop: shouldStop) { handle in
+      mpg123_open_feed(handle)
+    }
+  }
+
+  private init(
+    name: String, download: ProgressiveDownload?, shouldStop: () -> Bool = { false },
+    open: (OpaquePointer) -> Int32
+  ) throws {
+    self.name = name
+    self.download = download
+    _ = mpg123_init()
+    var error: Int32 = 0
+    guard let handle = mpg123_new(nil, &error) else {
+      throw AudioError.notMP3(name: name, detail: "libmpg123 could not start: error \(error)")
+    }
+    self.handle = handle
+    format = AudioFormat(sampleRate: 44_100, channels: 2)
+    duration = nil
+    tags = ID3Tags()
+    do {
+      try configure()
+      guard open(handle) == Int32(MPG123_OK.rawValue) else {
+        throw AudioError.notMP3(name: name, detail: lastError)
+      }
+      if download == nil {
+        guard mpg123_scan(handle) == Int32(MPG123_OK.rawValue) else {
+          throw AudioError.notMP3(name: name, detail: lastError)
+        }
+      } else if let expected = download?.expectedLength {
+        _ = refrain_mpg123_set_filesize(handle, expected)
+      }
+      try readFormat(shouldStop: shouldStop)
+      tags = ID3Tags(handle: handle)
+    } catch {
+      download?.cancel()
+      mpg123_delete(handle)
+      throw error
+    }
+  }
+
+  deinit {
+    download?.cancel()
+    mpg123_delete(handle)
+  }
+
+  /// Decodes into `buffer` and returns the number of bytes written; 0 means the track ended.
+  ///
+  /// `shouldStop` lets a stream that is waiting for data give up early; then it returns 0
+  /// without marking the end, so the caller can retry.
+  public func read(into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool = { false })
+    throws -> Int
+  {
+    guard !ended, let base = buffer.baseAddress else { return 0 }
+    while true {
+      var done = 0
+      let status = mpg123_read(handle, base, buffer.count, &done)
+      if done > 0 {
+        decodedSamples += Int64(done / format.bytesPerFrame)
+        if status == MPG123_DONE.rawValue { ended = true }
+        return done
+      }
+      switch status {
+      case MPG123_OK.rawValue, MPG123_NEW_FORMAT.rawValue:
+        continue
+      case MPG123_DONE.rawValue:
+        ended = true
+        return 0
+      case MPG123_NEED_MORE.rawValue:
+        guard let download else {
+          ended = true
+          return 0
+        }
+        switch try download.bytes(from: feedOffset, maxCount: 16_384, shouldStop: shouldStop) {
+        case .data(let bytes):
+          feedOffset += bytes.count
+          _ = bytes.withUnsafeBufferPointer { mpg123_feed(handle, $0.baseAddress, $0.count) }
+        case .end:
+          ended = true
+          return 0
+        case .interrupted:
+          return 0
+        }
+      default:
+        // Corrupt data: mpg123 resyncs on the next call unless the error is fatal.
+        warnings += 1
+        if warnings > 64 {
+          throw AudioError.decodeFailed(name: name, at: position, detail: lastError)
+        }
+      }
+    }
+  }
+
+  /// Whether the last read reached the end of the track.
+  public var isAtEnd: Bool { ended }
+
+  /// The decoder's position in seconds (what was decoded, not what was heard).
+  public var position: Double { Double(decodedSamples) / Double(format.sampleRate) }
+
+  /// Seeks to `seconds`, sample-exactly, and returns the position reached.
+  @discardableResult
+  public func seek(to seconds: Double) throws -> Double {
+    let sample = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
+    let reached: Int64
+    if download != nil {
+      var inputOffset: Int64 = 0
+      reached = refrain_mpg123_feedseek(handle, sample, &inputOffset)
+      if reached >= 0 { feedOffset = Int(inputOffset) }
+    } else {
+      reached = refrain_mpg123_seek(handle, sample)
+    }
+    guard reached >= 0 else {
+      throw AudioError.decodeFailed(name: name, at: seconds, detail: "seek failed: \(lastError)")
+    }
+    ended = false
+    decodedSamples = reached
+    return Double(reached) / Double(format.sampleRate)
+  }
+
+  private func configure() throws {
+    let flags = Int(MPG123_QUIET.rawValue | MPG123_FORCE_STEREO.rawValue | MPG123_PICTURE.rawValue)
+    _ = mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
+    _ = mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0)
+    // Only 16-bit stereo at the native rate: what every output accepts.
+    _ = mpg123_format_none(handle)
+    var rates: UnsafePointer<Int>?
+    var count = 0
+    mpg123_rates(&rates, &count)
+    for index in 0..<count {
+      guard let rate = rates?[index] else { continue }
+      _ = mpg123_format(handle, rate, Int32(MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+    }
+  }
+
+  private func readFormat(shouldStop: () -> Bool) throws {
+    var rate = 0
+    var channels: Int32 = 0
+    var encoding: Int32 = 0
+    while true {
+      let status = mpg123_getformat(handle, &rate, &channels, &encoding)
+      if status == MPG123_OK.rawValue { break }
+      guard status == MPG123_NEED_MORE.rawValue, let download else {
+        throw AudioError.notMP3(name: name, detail: status == MPG123_DONE.rawValue ? "no audio frames found" : lastError)
+      }
+      switch try download.bytes(from: feedOffset, maxCount: 16_384, shouldStop: shouldStop) {
+      case .data(let bytes):
+        feedOffset += bytes.count
+        _ = bytes.withUnsafeBufferPointer { mpg123_feed(handle, $0.baseAddress, $0.count) }
+      case .end:
+        throw AudioError.notMP3(name: name, detail: "no audio frames found")
+      case .interrupted:
+        throw AudioError.transport(url: name, detail: "stopped while buffering")
+      }
+    }
+    format = AudioFormat(sampleRate: rate, channels: Int(channels))
+    let length = refrain_mpg123_length(handle)
+    duration = length > 0 ? Double(length) / Double(rate) : nil
+  }
+
+  private var lastError: String {
+    guard let message = mpg123_strerror(handle) else { return "unknown error" }
+    return String(cString: message)
+  }
+}

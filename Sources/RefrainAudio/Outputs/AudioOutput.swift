@@ -1,0 +1,20 @@
+/// Where decoded PCM goes: a sound server, a silent clock, or a file.
+///
+/// Like cmus's output plugin table, this is the only surface the player sees. All calls
+/// come from the player thread, except ``latency``, which must be cheap.
+public protocol AudioOutput: AnyObject {
+  /// A short name for messages (`pulse`, `null`, `wav`).
+  var name: String { get }
+  /// Prepares the output for `format`; an open output is reopened if the format differs.
+  func open(_ format: AudioFormat) throws
+  /// Writes PCM, blocking until the output accepted all of it (real-time pace).
+  func write(_ bytes: UnsafeRawBufferPointer) throws
+  /// Discards audio that was written but not yet heard (before a seek or a pause).
+  func drop()
+  /// Blocks until everything written has been heard.
+  func drain() throws
+  /// Seconds of written audio the listener has not heard yet.
+  var latency: Double { get }
+  /// Releases the device or file.
+  func close()
+}

@@ -1,0 +1,88 @@
+import CPulse
+import Foundation
+
+/// Plays PCM through a PulseAudio server with a small buffer, so seeks are heard at once.
+///
+/// The server comes from `PULSE_SERVER` (or the default). The buffer target (`tlength`)
+/// is about 50 ms: small enough that a seek or pause is heard within that time.
+public final class PulseOutput: AudioOutput {
+  public let name = "pulse"
+  private var stream: OpaquePointer?
+  private var format: AudioFormat?
+  private let bufferTarget: Double
+  private let sink: String?
+
+  /// Creates an output with a buffer target in seconds and an optional sink name.
+  public init(bufferTarget: Double = 0.05, sink: String? = nil) {
+    self.bufferTarget = bufferTarget
+    self.sink = sink
+  }
+
+  deinit { close() }
+
+  /// Checks that a server answers, without keeping a stream open.
+  public static func probe() throws {
+    let output = PulseOutput()
+    try output.open(AudioFormat(sampleRate: 44_100, channels: 2))
+    output.close()
+  }
+
+  public func open(_ format: AudioFormat) throws {
+    if stream != nil, self.format == format { return }
+    close()
+    var spec = pa_sample_spec(
+      format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+    var attributes = pa_buffer_attr(
+      maxlength: UInt32.max,
+      tlength: UInt32(pa_usec_to_bytes(UInt64(bufferTarget * 1_000_000), &spec)),
+      prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+    var error: Int32 = 0
+    let created = pa_simple_new(
+      nil, "Refrain", PA_STREAM_PLAYBACK, sink, "Refrain", &spec, nil, &attributes, &error)
+    guard let created else {
+      throw AudioError.noAudioServer(detail: Self.message(error))
+    }
+    stream = created
+    self.format = format
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let stream, let base = bytes.baseAddress, bytes.count > 0 else { return }
+    var error: Int32 = 0
+    if pa_simple_write(stream, base, bytes.count, &error) < 0 {
+      throw AudioError.outputFailed(detail: "PulseAudio: \(Self.message(error))")
+    }
+  }
+
+  public func drop() {
+    guard let stream else { return }
+    var error: Int32 = 0
+    _ = pa_simple_flush(stream, &error)
+  }
+
+  public func drain() throws {
+    guard let stream else { return }
+    var error: Int32 = 0
+    if pa_simple_drain(stream, &error) < 0 {
+      throw AudioError.outputFailed(detail: "PulseAudio: \(Self.message(error))")
+    }
+  }
+
+  public var latency: Double {
+    guard let stream else { return 0 }
+    var error: Int32 = 0
+    let micros = pa_simple_get_latency(stream, &error)
+    return micros == UInt64.max ? 0 : Double(micros) / 1_000_000
+  }
+
+  public func close() {
+    if let stream { pa_simple_free(stream) }
+    stream = nil
+    format = nil
+  }
+
+  private static func message(_ error: Int32) -> String {
+    guard let text = pa_strerror(error) else { return "error \(error)" }
+    return String(cString: text)
+  }
+}

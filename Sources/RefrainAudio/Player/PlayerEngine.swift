@@ -1,0 +1,340 @@
+import Foundation
+import RefrainCore
+
+/// Plays tracks on its own thread: decode, apply volume, write, and keep the audible clock.
+///
+/// Callers never block: commands go into a mailbox, and events come back through
+/// ``wakeFileDescriptor`` (a pipe that a `poll()` loop can wait on) and ``drainEvents()``.
+/// A track prepared with ``prepareNext(_:)`` follows the current one without a gap when
+/// both share a format.
+public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
+  private enum Command {
+    case play(Track, Double)
+    case prepare(Track?)
+    case pause
+    case resume
+    case stop
+    case seek(Double)
+    case shutdown
+  }
+
+  private struct Loaded {
+    var track: Track
+    var decoder: MP3Decoder
+  }
+
+  // Shared state, guarded by `lock`.
+  private let lock = NSCondition()
+  private var mailbox: [Command] = []
+  private var pending: [PlayerEvent] = []
+  private var clock = AudibleClock()
+  private var currentState: PlayerState = .idle
+  private var volumePercent = 100
+
+  // Player-thread state.
+  private let output: any AudioOutput
+  private var current: Loaded?
+  private var prepared: (track: Track, result: Result<Loaded, AudioError>)?
+  private var buffer = [UInt8](repeating: 0, count: 4608)
+  private var thread: Thread?
+  private let pipeRead: Int32
+  private let pipeWrite: Int32
+
+  /// Creates an engine writing to `output` and starts its thread.
+  public init(output: any AudioOutput) {
+    self.output = output
+    var fds: [Int32] = [0, 0]
+    if pipe(&fds) == 0 {
+      for fd in fds {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      }
+    } else {
+      fds = [-1, -1]
+    }
+    pipeRead = fds[0]
+    pipeWrite = fds[1]
+    let thread = Thread { [self] in self.run() }
+    thread.name = "refrain-player"
+    thread.qualityOfService = .userInteractive
+    self.thread = thread
+    thread.start()
+  }
+
+  deinit {
+    close(pipeRead)
+    close(pipeWrite)
+  }
+
+  // MARK: - AudioPlayer
+
+  public var wakeFileDescriptor: Int32 { pipeRead }
+
+  public func drainEvents() -> [PlayerEvent] {
+    var scratch = [UInt8](repeating: 0, count: 256)
+    while read(pipeRead, &scratch, scratch.count) > 0 {}
+    lock.lock()
+    defer { lock.unlock() }
+    let events = pending
+    pending.removeAll()
+    return events
+  }
+
+  public func play(_ track: Track, startAt: Double) { send(.play(track, startAt)) }
+  public func prepareNext(_ track: Track?) { send(.prepare(track)) }
+  public func pause() { send(.pause) }
+  public func resume() { send(.resume) }
+  public func stop() { send(.stop) }
+  public func seek(to seconds: Double) { send(.seek(seconds)) }
+
+  public func setVolume(_ percent: Int) {
+    lock.lock()
+    volumePercent = min(100, max(0, percent))
+    lock.unlock()
+  }
+
+  public var position: Double {
+    lock.lock()
+    defer { lock.unlock() }
+    return clock.position(at: MonotonicClock.now)
+  }
+
+  public var state: PlayerState {
+    lock.lock()
+    defer { lock.unlock() }
+    return currentState
+  }
+
+  /// Wall-clock seconds until the audible position reaches `target`; `nil` unless playing.
+  ///
+  /// Callers use it to sleep until a lyric line or a progress-bar second is heard.
+  public func delay(untilPosition target: Double) -> Double? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard currentState == .playing else { return nil }
+    return clock.delay(until: target, at: MonotonicClock.now)
+  }
+
+  /// Stops the thread and closes the output; the engine cannot be used afterwards.
+  public func shutdown() {
+    send(.shutdown)
+    while thread?.isFinished == false { MonotonicClock.sleep(seconds: 0.002) }
+  }
+
+  // MARK: - Mailbox and events
+
+  private func send(_ command: Command) {
+    lock.lock()
+    mailbox.append(command)
+    lock.signal()
+    lock.unlock()
+  }
+
+  private var hasMail: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return !mailbox.isEmpty
+  }
+
+  private func post(_ events: PlayerEvent...) {
+    lock.lock()
+    pending.append(contentsOf: events)
+    lock.unlock()
+    var byte: UInt8 = 1
+    _ = write(pipeWrite, &byte, 1)
+  }
+
+  private func setState(_ state: PlayerState) {
+    lock.lock()
+    currentState = state
+    lock.unlock()
+  }
+
+  // MARK: - The player thread
+
+  private func run() {
+    while true {
+      lock.lock()
+      while mailbox.isEmpty && !(currentState == .playing && current != nil) { lock.wait() }
+      let commands = mailbox
+      mailbox.removeAll()
+      lock.unlock()
+      for command in commands {
+        if case .shutdown = command {
+          current = nil
+          output.close()
+          return
+        }
+        handle(command)
+      }
+      if state == .playing, current != nil { pump() }
+    }
+  }
+
+  private func handle(_ command: Command) {
+    switch command {
+    case .play(let track, let start):
+      startTrack(track, at: start)
+    case .prepare(let track):
+      prepared = track.map { ($0, load($0)) }
+    case .pause:
+      guard state == .playing, let current else { return }
+      let heard = withClock { $0.position(at: MonotonicClock.now) }
+      output.drop()
+      let reached = (try? current.decoder.seek(to: heard)) ?? heard
+      withClock { $0.reset(to: reached) }
+      setState(.paused)
+    case .resume:
+      if state == .paused, current != nil { setState(.playing) }
+    case .stop:
+      output.drop()
+      current = nil
+      withClock { $0.reset(to: 0) }
+      setState(.stopped)
+    case .seek(let seconds):
+      guard let current else { return }
+      let limit = current.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
+      output.drop()
+      do {
+        let reached = try current.decoder.seek(to: min(max(0, seconds), limit))
+        withClock { $0.reset(to: reached) }
+      } catch {
+        fail(current.track, error)
+      }
+    case .shutdown:
+      break
+    }
+  }
+
+  private func load(_ track: Track) -> Result<Loaded, AudioError> {
+    do {
+      let decoder: MP3Decoder
+      if track.location.isFileURL {
+        decoder = try MP3Decoder(path: track.location.path)
+      } else {
+        decoder = try MP3Decoder(url: track.location) { [weak self] in self?.hasMail ?? true }
+      }
+      return .success(Loaded(track: track, decoder: decoder))
+    } catch let error as AudioError {
+      return .failure(error)
+    } catch {
+      return .failure(.notMP3(name: track.displayName, detail: "\(error)"))
+    }
+  }
+
+  private func startTrack(_ track: Track, at start: Double) {
+    output.drop()
+    current = nil
+    setState(.loading)
+    let loaded: Loaded
+    let result = prepared?.track == track ? (prepared?.result ?? load(track)) : load(track)
+    prepared = nil
+    switch result {
+    case .success(let value): loaded = value
+    case .failure(let error):
+      setState(.stopped)
+      post(.failed(track, message: error.description))
+      return
+    }
+    begin(loaded, at: start)
+  }
+
+  /// Opens the output for `loaded` and makes it current; false when that failed.
+  @discardableResult
+  private func begin(_ loaded: Loaded, at start: Double) -> Bool {
+    do {
+      try output.open(loaded.decoder.format)
+      var reached = 0.0
+      if start > 0 {
+        let limit = loaded.decoder.duration.map { max(0, $0 - 0.001) } ?? start
+        reached = try loaded.decoder.seek(to: min(start, limit))
+      }
+      current = loaded
+      withClock { $0.reset(to: reached, sampleRate: loaded.decoder.format.sampleRate) }
+      setState(.playing)
+      post(.started(loaded.track, duration: loaded.decoder.duration))
+      return true
+    } catch {
+      current = nil
+      setState(.stopped)
+      fail(loaded.track, error)
+      return false
+    }
+  }
+
+  private func fail(_ track: Track, _ error: Error) {
+    let message = (error as? AudioError)?.description ?? "\(track.displayName): \(error)"
+    output.drop()
+    current = nil
+    setState(.stopped)
+    post(.failed(track, message: message))
+  }
+
+  private func pump() {
+    guard let loaded = current else { return }
+    do {
+      let count = try buffer.withUnsafeMutableBytes { raw in
+        try loaded.decoder.read(into: raw) { [weak self] in self?.hasMail ?? true }
+      }
+      if count > 0 {
+        applyVolume(count: count)
+        try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        let latency = output.latency
+        let frames = count / loaded.decoder.format.bytesPerFrame
+        withClock { $0.didWrite(frames: frames, latency: latency, at: MonotonicClock.now) }
+      } else if loaded.decoder.isAtEnd {
+        finish(loaded)
+      }
+    } catch {
+      fail(loaded.track, error)
+    }
+  }
+
+  private func finish(_ ended: Loaded) {
+    let next = prepared
+    prepared = nil
+    if case .success(let following) = next?.result,
+      following.decoder.format == ended.decoder.format
+    {
+      // Gapless: the output keeps playing the tail of the ended track while this one starts.
+      current = following
+      withClock { $0.reset(to: 0, sampleRate: following.decoder.format.sampleRate) }
+      post(.trackEnded(ended.track), .started(following.track, duration: following.decoder.duration))
+      return
+    }
+    try? output.drain()
+    current = nil
+    withClock { $0.freeze(at: MonotonicClock.now) }
+    setState(.stopped)
+    switch next?.result {
+    case .success(let following):
+      post(.trackEnded(ended.track))
+      begin(following, at: 0)
+    case .failure(let error):
+      if let track = next?.track {
+        post(.trackEnded(ended.track), .failed(track, message: error.description))
+      }
+    case nil:
+      post(.trackEnded(ended.track))
+    }
+  }
+
+  private func applyVolume(count: Int) {
+    lock.lock()
+    let volume = volumePercent
+    lock.unlock()
+    guard volume < 100 else { return }
+    buffer.withUnsafeMutableBytes { raw in
+      let samples = raw.bindMemory(to: Int16.self)
+      for index in 0..<(count / 2) {
+        samples[index] = Int16(truncatingIfNeeded: Int32(samples[index]) * Int32(volume) / 100)
+      }
+    }
+  }
+
+  private func withClock<T>(_ body: (inout AudibleClock) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&clock)
+  }
+}

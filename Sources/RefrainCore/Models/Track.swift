@@ -1,0 +1,49 @@
+import Foundation
+
+/// A playable item: a local file or a remote URL, with what is known about it.
+public struct Track: Sendable, Hashable, Codable {
+  /// A stable identifier, unique within its provider (file paths for local files).
+  public var id: String
+  /// Where the audio comes from: a `file://` URL or an `http(s)://` URL.
+  public var location: URL
+  /// The track title; defaults to the file name without extension.
+  public var title: String
+  /// The performing artist, if known.
+  public var artist: String?
+  /// The album, if known.
+  public var album: String?
+  /// The duration in seconds, if known before decoding.
+  public var duration: Double?
+
+  /// Creates a track.
+  public init(
+    id: String, location: URL, title: String, artist: String? = nil, album: String? = nil,
+    duration: Double? = nil
+  ) {
+    self.id = id
+    self.location = location
+    self.title = title
+    self.artist = artist
+    self.album = album
+    self.duration = duration
+  }
+
+  /// Creates a track for a command-line argument: a path or an `http(s)` URL.
+  public init(argument: String) {
+    let url: URL
+    if let remote = URL(string: argument), let scheme = remote.scheme?.lowercased(),
+      scheme == "http" || scheme == "https"
+    {
+      url = remote
+    } else {
+      url = URL(fileURLWithPath: argument)
+    }
+    let base = url.deletingPathExtension().lastPathComponent
+    self.init(id: argument, location: url, title: base.isEmpty ? argument : base)
+  }
+
+  /// A short name for messages: the path for files, the URL for streams.
+  public var displayName: String {
+    location.isFileURL ? location.path : location.absoluteString
+  }
+}

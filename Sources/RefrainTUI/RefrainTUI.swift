@@ -1,0 +1,2 @@
+/// The full-screen ncurses player (filled in by the terminal UI work).
+public enum RefrainTUI {}

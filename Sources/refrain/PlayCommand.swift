@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import RefrainAudio
+import RefrainCore
+
+/// `refrain play`: plays files or URLs without the full-screen UI.
+struct PlayCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "play",
+    abstract: "Play MP3 files or URLs without the full-screen player.",
+    discussion: """
+      Several files play as a queue. With --events, stdout carries one JSON object per line
+      (start, position, line, end, error), and stdin accepts commands, one per line:
+      pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, next, stop.
+      """)
+
+  @Argument(help: "MP3 files or http(s) URLs.")
+  var items: [String]
+
+  @Option(help: "Audio output: pulse, null (a silent real-time clock) or wav:PATH.")
+  var output: String = "pulse"
+
+  @Option(help: "Start the first track at this many seconds.")
+  var start: Double = 0
+
+  @Option(help: "Play at most this many seconds of each track.")
+  var duration: Double?
+
+  @Option(help: "Volume in percent, 0 to 100.")
+  var volume: Int = 100
+
+  @Option(help: "A lyrics file (LRC or FLO song JSON) for the first track.")
+  var lyrics: String?
+
+  @Flag(help: "Print JSON events on stdout and read commands from stdin.")
+  var events = false
+
+  func validate() throws {
+    guard (0...100).contains(volume) else { throw ValidationError("--volume takes 0 to 100") }
+    guard start >= 0 else { throw ValidationError("--start takes a position of 0 or more") }
+    if let duration, duration <= 0 { throw ValidationError("--duration takes a positive length") }
+    guard ["pulse", "null"].contains(output) || output.hasPrefix("wav:") else {
+      throw ValidationError("--output takes pulse, null or wav:PATH")
+    }
+  }
+
+  func run() throws {
+    let audioOutput: any AudioOutput
+    switch output {
+    case "pulse":
+      do {
+        try PulseOutput.probe()
+      } catch {
+        Self.fail("\(error)", events: events)
+        throw ExitCode(3)
+      }
+      audioOutput = PulseOutput()
+    case "null":
+      audioOutput = NullOutput()
+    default:
+      audioOutput = WavOutput(path: String(output.dropFirst(4)))
+    }
+    let tracks = items.map(Track.init(argument:))
+    let session = HeadlessSession(
+      tracks: tracks, output: audioOutput,
+      options: .init(
+        start: start, duration: duration, volume: volume, events: events,
+        lyricsPath: lyrics ?? tracks.first.flatMap(SidecarLyrics.find(for:))))
+    let failures = session.run()
+    if failures > 0 { throw ExitCode(1) }
+  }
+
+  /// Reports an error as one line on stderr, and as an `error` event with `--events`.
+  static func fail(_ message: String, events: Bool) {
+    FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    if events {
+      print(JSONLine([("event", .string("error")), ("message", .string(message))]).text)
+      fflush(stdout)
+    }
+  }
+}

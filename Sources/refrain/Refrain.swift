@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `refrain` command: the player, and its headless subcommands.
+@main
+struct Refrain: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "refrain",
+    abstract: "A keyboard-driven terminal music player with synchronized lyrics.",
+    subcommands: [StartCommand.self, PlayCommand.self],
+    defaultSubcommand: StartCommand.self
+  )
+}
