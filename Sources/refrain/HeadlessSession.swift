@@ -172,8 +172,7 @@ final class HeadlessSession {
 
   private func emit(_ fields: [(String, JSONLine.Value)]) {
     guard options.events else { return }
-    print(JSONLine(fields).text)
-    fflush(stdout)
+    JSONLine(fields).writeLine()
   }
 
   private func report(_ message: String) {

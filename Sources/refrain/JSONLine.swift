@@ -21,6 +21,11 @@ struct JSONLine {
     "{" + fields.map { "\(Self.quote($0.0)):\(Self.render($0.1))" }.joined(separator: ",") + "}"
   }
 
+  /// Writes the object and a newline to stdout at once (unbuffered, for live event streams).
+  func writeLine() {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
   static func render(_ value: Value) -> String {
     switch value {
     case .string(let text): return quote(text)

@@ -74,8 +74,7 @@ struct PlayCommand: ParsableCommand {
   static func fail(_ message: String, events: Bool) {
     FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
     if events {
-      print(JSONLine([("event", .string("error")), ("message", .string(message))]).text)
-      fflush(stdout)
+      JSONLine([("event", .string("error")), ("message", .string(message))]).writeLine()
     }
   }
 }

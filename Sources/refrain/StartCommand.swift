@@ -19,7 +19,7 @@ struct StartCommand: ParsableCommand {
     }
     FileHandle.standardError.write(
       Data("Refrain: playing the bundled sample \(sample.lastPathComponent) (Ctrl-C stops)\n".utf8))
-    var play = try PlayCommand.parse([sample.path, "--output", output])
+    let play = try PlayCommand.parse([sample.path, "--output", output])
     try play.run()
   }
 }

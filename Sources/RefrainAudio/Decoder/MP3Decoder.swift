@@ -86,8 +86,7 @@ public final class MP3Decoder {
       try readFormat(shouldStop: shouldStop)
       tags = ID3Tags(handle: handle)
     } catch {
-      download?.cancel()
-      mpg123_delete(handle)
+      // Every property is set by now, so `deinit` runs and releases the handle.
       throw error
     }
   }

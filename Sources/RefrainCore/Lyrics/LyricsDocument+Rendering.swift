@@ -1,0 +1,90 @@
+import Foundation
+
+/// The output of `refrain lyrics FILE`: JSON (`--json`) and a readable timeline.
+///
+/// The JSON shape is a contract that tests and benchmarks depend on:
+/// `{"tags":{…},"offset_ms":N,"lines":[{"ms":N,"text":"…","words":[{"ms":N,"text":"…"}]}],
+/// "skipped":N}`. Lines keep the document's stable order, `ms` does not include the offset,
+/// and `words` appears only on word-timed lines.
+extension LyricsDocument {
+  /// The CLI JSON contract as Foundation objects, for embedding in a larger JSON value.
+  public var jsonObject: [String: Any] {
+    let lineObjects: [[String: Any]] = lines.map { line in
+      var object: [String: Any] = ["ms": line.ms, "text": line.text]
+      if let words = line.words {
+        object["words"] = words.map { ["ms": $0.ms, "text": $0.text] as [String: Any] }
+      }
+      return object
+    }
+    return ["tags": tags, "offset_ms": offsetMs, "lines": lineObjects, "skipped": skipped]
+  }
+
+  /// The CLI JSON contract as compact UTF-8, keys in contract order and tags sorted by key.
+  public func jsonData() -> Data {
+    var out = "{\"tags\":{"
+    for (index, key) in tags.keys.sorted().enumerated() {
+      if index > 0 { out += "," }
+      out += Self.jsonString(key) + ":" + Self.jsonString(tags[key] ?? "")
+    }
+    out += "},\"offset_ms\":\(offsetMs),\"lines\":["
+    for (index, line) in lines.enumerated() {
+      if index > 0 { out += "," }
+      out += "{\"ms\":\(line.ms),\"text\":" + Self.jsonString(line.text)
+      if let words = line.words {
+        let items = words.map { "{\"ms\":\($0.ms),\"text\":" + Self.jsonString($0.text) + "}" }
+        out += ",\"words\":[" + items.joined(separator: ",") + "]"
+      }
+      out += "}"
+    }
+    out += "],\"skipped\":\(skipped)}"
+    return Data(out.utf8)
+  }
+
+  /// One line per lyric, `[mm:ss.xxx] text`, joined by `\n` without a trailing newline.
+  ///
+  /// Times are as written in the file (offset not applied); minutes may exceed 99.
+  /// Plain lyrics print their text only.
+  public func timelineText() -> String {
+    lines.map { line in
+      guard isSynced else { return line.text }
+      let stamp = "[" + Self.clock(line.ms) + "]"
+      return line.text.isEmpty ? stamp : stamp + " " + line.text
+    }
+    .joined(separator: "\n")
+  }
+
+  /// Formats milliseconds as `mm:ss.xxx`.
+  static func clock(_ ms: Int) -> String {
+    let sign = ms < 0 ? "-" : ""
+    let magnitude = ms.magnitude
+    let minutes = magnitude / 60_000
+    let seconds = magnitude / 1000 % 60
+    let millis = magnitude % 1000
+    return sign + pad(minutes, 2) + ":" + pad(seconds, 2) + "." + pad(millis, 3)
+  }
+
+  /// Left-pads a number with zeros to `width` digits.
+  private static func pad(_ value: UInt, _ width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+
+  /// Quotes a string for JSON, escaping quotes, backslashes and control characters.
+  static func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+// The event protocol between Refrain's presenter and its player.
+//
+// 1. `play(track)` replaces whatever plays. The presenter also drops the
+//    prepared successor (`prepareNext(nil)`) first, so a stale one cannot
+//    take over. It then waits in `.loading` for `.started(track)`.
+// 2. On `.started(track)` for the current track, the presenter records the
+//    duration and calls `prepareNext(queue.peekNext())`: the track to play
+//    when this one ends naturally (itself under repeat one; `nil` at the end).
+//    Whenever the queue or a mode changes what follows, it calls
+//    `prepareNext` again with the new successor.
+// 3. A player that holds a prepared successor when the current track ends must
+//    report `.trackEnded(current)`, then begin the successor by itself
+//    without a gap and report `.started(successor)` (or `.failed(successor)`).
+//    On `.trackEnded` the presenter advances the queue; when the queue's new
+//    current track is the prepared one, it does not call `play`, and waits in
+//    `.loading` for that `.started`. Otherwise (nothing prepared, or the
+//    queue disagrees) it calls `play` itself, or stops when the queue is done.
+// 4. On `.failed(track)` for the current track, the presenter marks it
+//    unplayable, records why, and plays the next playable track (an explicit
+//    skip, so repeat one does not retry it). A failure of the prepared
+//    successor, reported while the current track still plays, marks that
+//    track and prepares the one after it.
+// 5. Events for tracks the presenter has moved away from (the user skipped
+//    before they arrived) are stale and ignored: `.started` counts only while
+//    loading or playing the same track, `.trackEnded` only while playing it.
+
+/// Consuming the player's events.
+extension PlaybackPresenter {
+  /// Drains the player's pending events and handles each, in order.
+  ///
+  /// Call this when the player's wake-up file descriptor becomes readable.
+  public func handlePendingEvents() {
+    for event in player.drainEvents() {
+      handle(event)
+    }
+  }
+
+  /// Applies one player event to the queue and the state.
+  public func handle(_ event: PlayerEvent) {
+    publishingChanges {
+      switch event {
+      case .started(let track, let duration):
+        trackStarted(track, duration: duration)
+      case .trackEnded(let track):
+        trackEnded(track)
+      case .failed(let track, let message):
+        trackFailed(track, message: message)
+      case .warning(let message):
+        warning = message
+      }
+    }
+  }
+
+  // MARK: - Internals
+
+  /// Records the duration and prepares the successor for a gapless hand-over.
+  func trackStarted(_ track: Track, duration: Double?) {
+    guard state == .loading || state == .playing, track == queue.current else { return }
+    self.duration = duration ?? track.duration
+    state = .playing
+    let upcoming = queue.peekNext()
+    player.prepareNext(upcoming)
+    preparedTrack = upcoming
+  }
+
+  /// Advances after a natural end, letting the player hand over to the prepared track.
+  func trackEnded(_ track: Track) {
+    guard state == .playing, track == queue.current else { return }
+    let handedOver = preparedTrack
+    preparedTrack = nil
+    guard let upcoming = queue.nextAfterTrackEnd() else {
+      halt(finished: true)
+      return
+    }
+    if let handedOver, handedOver == upcoming {
+      state = .loading
+      duration = upcoming.duration
+    } else {
+      start(upcoming)
+    }
+  }
+
+  /// Marks a failed track unplayable and moves on to the next playable one.
+  func trackFailed(_ track: Track, message: String) {
+    if track == queue.current, let index = queue.currentIndex, state != .idle, state != .stopped {
+      recordFailure(of: track, at: index, message: message)
+      if let upcoming = queue.next() {
+        start(upcoming)
+      } else {
+        halt(finished: true)
+      }
+    } else if let prepared = preparedTrack, track == prepared, let index = queue.peekNextIndex(),
+      queue.track(at: index) == track
+    {
+      recordFailure(of: track, at: index, message: message)
+      let upcoming = queue.peekNext()
+      player.prepareNext(upcoming)
+      preparedTrack = upcoming
+    }
+  }
+
+  /// Marks the track at `index` unplayable and remembers why.
+  private func recordFailure(of track: Track, at index: Int, message: String) {
+    queue.markUnplayable(at: index, reason: message)
+    skipped.append(SkippedTrack(track: track, reason: message))
+    lastError = "Skipped \(track.title): \(message)"
+  }
+}

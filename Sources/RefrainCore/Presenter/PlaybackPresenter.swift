@@ -1,0 +1,275 @@
+import Foundation
+
+/// Drives playback for Refrain: applies the user's commands to the player and
+/// the queue, consumes the player's events and publishes snapshots.
+///
+/// The presenter holds either a single track (``playSingle(_:)``, a queue of
+/// one) or a queue (``playAll(_:startAt:)``). It keeps its own view of the
+/// state, because the player works on its own thread and reports back later
+/// through ``handle(_:)``; see `PlaybackPresenter+Events.swift` for the event
+/// protocol, including the gapless hand-over.
+///
+/// Thread confinement: a presenter is not thread-safe and deliberately not
+/// `Sendable`. Create it, call it, feed it events and read its snapshots on
+/// one thread, the main loop's. The player may live on any thread; only its
+/// events cross over, through ``handlePendingEvents()``.
+public final class PlaybackPresenter {
+  /// How far into a track ``previous()`` restarts it instead of going back.
+  public static let restartThreshold: Double = 3
+
+  /// The queue: album order, current track, shuffle, repeat, unplayable marks.
+  public internal(set) var queue: PlayQueue
+  /// The presenter's view of the player's state.
+  public internal(set) var state: PlayerState = .idle
+  /// The current track's duration in seconds, when known.
+  public internal(set) var duration: Double?
+  /// The volume, 0...100 percent.
+  public internal(set) var volume: Int
+  /// Whether the queue played to its end and playback stopped on its own.
+  public internal(set) var isFinished = false
+  /// Why the last track was skipped, for the status bar.
+  public internal(set) var lastError: String?
+  /// The player's last non-fatal warning.
+  public internal(set) var warning: String?
+  /// Every track skipped since the queue was last replaced, oldest first.
+  public internal(set) var skipped: [SkippedTrack] = []
+  /// A counter that grows whenever something a pane shows has changed.
+  ///
+  /// The position alone does not count: it moves continuously, and the main
+  /// loop redraws the progress bar on its own timer.
+  public internal(set) var version = 0
+  /// Called with a fresh snapshot whenever ``version`` grows.
+  public var onChange: ((PlaybackSnapshot) -> Void)?
+
+  /// The player this presenter owns.
+  let player: any AudioPlayer
+  /// The track last handed to `player.prepareNext`, which the player will start
+  /// by itself when the current track ends; `nil` when nothing is prepared.
+  var preparedTrack: Track?
+  /// Counts seeks, so a seek counts as a change even when nothing else moved.
+  var seekCount = 0
+
+  /// Creates a presenter that owns `player`.
+  ///
+  /// - Parameters:
+  ///   - player: The audio player; the presenter is its only caller.
+  ///   - queue: The starting queue; pass one with a seeded generator in tests.
+  ///   - volume: The starting volume, clamped to 0...100 and sent to the player.
+  public init(player: any AudioPlayer, queue: PlayQueue = PlayQueue(), volume: Int = 100) {
+    self.player = player
+    self.queue = queue
+    self.volume = min(max(volume, 0), 100)
+    player.setVolume(self.volume)
+  }
+
+  /// The current picture of playback, with the player's audible position.
+  public var snapshot: PlaybackSnapshot {
+    makeSnapshot(position: isTrackLoaded ? player.position : 0)
+  }
+
+  // MARK: - Starting
+
+  /// Plays one track on its own, replacing the queue.
+  public func playSingle(_ track: Track) {
+    playAll([track], startAt: 0)
+  }
+
+  /// Replaces the queue with `tracks` and plays from `index`.
+  ///
+  /// Shuffle and repeat stay as they are. A `nil` or invalid index starts at
+  /// the top of the play order, which is random while shuffled. An empty list
+  /// stops playback.
+  public func playAll(_ tracks: [Track], startAt index: Int? = 0) {
+    publishingChanges {
+      lastError = nil
+      skipped = []
+      queue.replaceAll(with: tracks, startAt: index)
+      if let track = queue.current ?? queue.next() {
+        start(track)
+      } else {
+        halt(finished: false)
+      }
+    }
+  }
+
+  // MARK: - Transport
+
+  /// Pauses while playing, resumes while paused, and starts when stopped.
+  ///
+  /// After the queue has finished, this starts it again from the top.
+  public func togglePlay() {
+    publishingChanges {
+      switch state {
+      case .playing:
+        pauseNow()
+      case .paused:
+        resumeNow()
+      case .loading:
+        break
+      case .idle, .stopped:
+        startFromStop()
+      }
+    }
+  }
+
+  /// Pauses playback; does nothing unless a track is playing.
+  public func pause() {
+    publishingChanges { pauseNow() }
+  }
+
+  /// Resumes playback; does nothing unless paused.
+  public func resume() {
+    publishingChanges { resumeNow() }
+  }
+
+  /// Stops playback and forgets the prepared successor; the queue stays.
+  public func stop() {
+    publishingChanges { halt(finished: false) }
+  }
+
+  /// Skips to the next playable track; at the end with repeat off, nothing happens.
+  public func next() {
+    publishingChanges {
+      if let track = queue.next() { start(track) }
+    }
+  }
+
+  /// Restarts the current track past ``restartThreshold`` seconds, else goes back one.
+  ///
+  /// At the start of the queue (with repeat off) the current track restarts.
+  public func previous() {
+    publishingChanges {
+      if isTrackLoaded && player.position > Self.restartThreshold {
+        seekNow(to: 0)
+      } else if let track = queue.previous() {
+        start(track)
+      } else if isTrackLoaded {
+        seekNow(to: 0)
+      }
+    }
+  }
+
+  /// Seeks to `seconds`, clamped to the track; does nothing unless a track is loaded.
+  public func seek(to seconds: Double) {
+    publishingChanges { seekNow(to: seconds) }
+  }
+
+  /// Seeks by `delta` seconds from the audible position, clamped to the track.
+  public func seek(by delta: Double) {
+    publishingChanges { seekNow(to: player.position + delta) }
+  }
+
+  /// Sets the volume, clamped to 0...100 percent.
+  public func setVolume(_ percent: Int) {
+    publishingChanges {
+      volume = min(max(percent, 0), 100)
+      player.setVolume(volume)
+    }
+  }
+
+  /// Changes the volume by `delta` percentage points, clamped to 0...100.
+  public func adjustVolume(by delta: Int) {
+    setVolume(volume + delta)
+  }
+
+  // MARK: - Modes
+
+  /// Turns shuffle on or off; the current track keeps playing.
+  public func toggleShuffle() {
+    publishingChanges {
+      queue.toggleShuffle()
+      refreshPreparedNext()
+    }
+  }
+
+  /// Steps the repeat mode: off → all → one → off.
+  public func cycleRepeat() {
+    publishingChanges {
+      queue.cycleRepeat()
+      refreshPreparedNext()
+    }
+  }
+
+  /// Sets the repeat mode directly.
+  public func setRepeat(_ mode: RepeatMode) {
+    publishingChanges {
+      queue.repeatMode = mode
+      refreshPreparedNext()
+    }
+  }
+
+  // MARK: - Internals
+
+  /// Whether the player holds a started track (playing or paused).
+  var isTrackLoaded: Bool {
+    state == .playing || state == .paused
+  }
+
+  /// Asks the player to play `track` from `seconds`, discarding any prepared successor.
+  func start(_ track: Track, at seconds: Double = 0) {
+    if preparedTrack != nil {
+      player.prepareNext(nil)
+      preparedTrack = nil
+    }
+    player.play(track, startAt: seconds)
+    state = .loading
+    duration = track.duration
+    isFinished = false
+  }
+
+  /// Stops the player; `finished` says whether the queue ran out on its own.
+  func halt(finished: Bool) {
+    player.stop()
+    preparedTrack = nil
+    state = .stopped
+    isFinished = finished
+  }
+
+  /// Starts from a stop: the current track, or the queue's top once it finished.
+  func startFromStop() {
+    let track: Track?
+    if isFinished {
+      track = queue.rewind()
+    } else if let index = queue.currentIndex, queue.isPlayable(at: index) {
+      track = queue.current
+    } else {
+      track = queue.next()
+    }
+    if let track { start(track) }
+  }
+
+  /// Pauses when playing.
+  func pauseNow() {
+    guard state == .playing else { return }
+    player.pause()
+    state = .paused
+  }
+
+  /// Resumes when paused.
+  func resumeNow() {
+    guard state == .paused else { return }
+    player.resume()
+    state = .playing
+  }
+
+  /// Seeks within the loaded track, clamped to 0...duration.
+  func seekNow(to seconds: Double) {
+    guard isTrackLoaded else { return }
+    var target = max(seconds, 0)
+    if let duration { target = min(target, duration) }
+    player.seek(to: target)
+    seekCount += 1
+  }
+
+  /// Tells the player what now follows the current track, if that changed.
+  ///
+  /// Only a started track has a successor prepared; a loading one gets its
+  /// successor when its `.started` event arrives.
+  func refreshPreparedNext() {
+    guard isTrackLoaded else { return }
+    let upcoming = queue.peekNext()
+    guard upcoming != preparedTrack else { return }
+    player.prepareNext(upcoming)
+    preparedTrack = upcoming
+  }
+}
