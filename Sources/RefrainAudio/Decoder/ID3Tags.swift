@@ -48,6 +48,8 @@ extension ID3Tags {
         switch id {
         case "TRCK":
           trackNumber = value.flatMap { Int($0.split(separator: "/").first ?? "") }
+        case "TDRC", "TYER":
+          year = year ?? value.flatMap { Int($0.prefix(4)) }
         case "USLT" where lyrics == nil:
           lyrics = value
         default:

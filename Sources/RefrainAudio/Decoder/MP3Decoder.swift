@@ -173,6 +173,9 @@ public final class MP3Decoder {
     let flags = Int(MPG123_QUIET.rawValue | MPG123_FORCE_STEREO.rawValue | MPG123_PICTURE.rawValue)
     _ = mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
     _ = mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0)
+    // Decode 8 frames ahead of a seek target to refill the bit reservoir: with fewer, a
+    // VBR file without a Xing header plays ~100 ms of silence after every seek.
+    _ = mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), 8, 0)
     // Only 16-bit stereo at the native rate: what every output accepts.
     _ = mpg123_format_none(handle)
     var rates: UnsafePointer<Int>?
