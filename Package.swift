@@ -35,8 +35,13 @@ let package = Package(
       ]
     ),
 
+    .executableTarget(
+      name: "refrain-bench", dependencies: ["RefrainCore", "RefrainAudio"],
+      path: "Sources/RefrainBench"),
+
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore"]),
     .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
+    .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
   ],
   swiftLanguageModes: [.v6]
 )
