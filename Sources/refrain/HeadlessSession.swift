@@ -24,7 +24,7 @@ final class HeadlessSession {
   private var failures = 0
   private var trackStart = 0.0
   private var nextPositionEvent = 0.0
-  private var lyrics: LyricFollower?
+  private var explicitLyrics: LyricsDocument?
   private var stdinOpen: Bool
   private var stdinBuffer = [UInt8]()
   private var done = false
@@ -41,13 +41,12 @@ final class HeadlessSession {
   func run() -> Int {
     if let path = options.lyricsPath {
       do {
-        lyrics = LyricFollower(document: try LyricsDocument.load(from: URL(fileURLWithPath: path)))
+        explicitLyrics = try LyricsDocument.load(from: URL(fileURLWithPath: path))
       } catch {
         report("\(error)")
       }
     }
-    presenter.playAll(tracks, startAt: 0)
-    if options.start > 0 { engine.seek(to: options.start) }
+    presenter.playAll(tracks, startAt: 0, position: options.start)
     while !done {
       var fds = [pollfd(fd: engine.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)]
       if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
@@ -66,8 +65,7 @@ final class HeadlessSession {
   private func timeoutMilliseconds() -> Int32 {
     guard presenter.state == .playing else { return stdinOpen || presenter.state == .loading ? -1 : 200 }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
-    let position = engine.position
-    if let change = lyrics?.nextChange(after: position), let delay = engine.delay(untilPosition: change) {
+    if let change = presenter.nextLyricChange(), let delay = engine.delay(untilPosition: change) {
       wait = min(wait, delay)
     }
     if let limit = options.duration, let delay = engine.delay(untilPosition: trackStart + limit) {
@@ -79,7 +77,7 @@ final class HeadlessSession {
   private func tick() {
     guard presenter.state == .playing || presenter.state == .paused else { return }
     let position = engine.position
-    if let line = lyrics?.update(position: position) {
+    if let line = presenter.lyricChange() {
       emit([
         ("event", .string("line")), ("index", .integer(line.index)),
         ("t", .number(position, decimals: 3)), ("text", .string(line.text)),
@@ -109,7 +107,7 @@ final class HeadlessSession {
       case .started(let track, let duration):
         trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
         nextPositionEvent = 0
-        lyrics?.reset()
+        loadLyrics(for: track)
         emit([
           ("event", .string("start")), ("file", .string(track.displayName)),
           ("duration", duration.map { .number($0, decimals: 3) } ?? .null),
@@ -124,6 +122,17 @@ final class HeadlessSession {
       }
     }
     if presenter.isFinished { done = true }
+  }
+
+  /// Shows the lyrics for `track`: `--lyrics` for the first track, else a sidecar `.lrc`.
+  private func loadLyrics(for track: Track) {
+    var document: LyricsDocument?
+    if track == tracks.first, let explicitLyrics {
+      document = explicitLyrics
+    } else if let path = SidecarLyrics.find(for: track) {
+      document = try? LyricsDocument.load(from: URL(fileURLWithPath: path))
+    }
+    presenter.setLyrics(document)
   }
 
   // MARK: - Commands on stdin
@@ -159,8 +168,13 @@ final class HeadlessSession {
       let value = Double(argument) ?? 0
       let relative = argument.hasPrefix("+") || argument.hasPrefix("-")
       presenter.seek(to: relative ? engine.position + value : value)
-      lyrics?.reset()
       nextPositionEvent = 0
+    case "line" where Int(argument) != nil:
+      presenter.seekToLine(Int(argument) ?? 0)
+      nextPositionEvent = 0
+    case "nudge" where Int(argument) != nil:
+      let offset = presenter.nudgeLyrics(by: Int(argument) ?? 0)
+      FileHandle.standardError.write(Data("refrain: lyric offset \(offset) ms\n".utf8))
     case "volume" where Int(argument) != nil:
       presenter.setVolume(Int(argument) ?? 100)
     default:

@@ -11,7 +11,8 @@ struct PlayCommand: ParsableCommand {
     discussion: """
       Several files play as a queue. With --events, stdout carries one JSON object per line
       (start, position, line, end, error), and stdin accepts commands, one per line:
-      pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, next, stop.
+      pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, line N (seek to lyric
+      line N), nudge ±MS (shift the lyrics), next, stop.
       """)
 
   @Argument(help: "MP3 files or http(s) URLs.")
@@ -65,7 +66,7 @@ struct PlayCommand: ParsableCommand {
       tracks: tracks, output: audioOutput,
       options: .init(
         start: start, duration: duration, volume: volume, events: events,
-        lyricsPath: lyrics ?? tracks.first.flatMap(SidecarLyrics.find(for:))))
+        lyricsPath: lyrics))
     let failures = session.run()
     if failures > 0 { throw ExitCode(1) }
   }

@@ -6,7 +6,7 @@ struct Refrain: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "refrain",
     abstract: "A keyboard-driven terminal music player with synchronized lyrics.",
-    subcommands: [StartCommand.self, PlayCommand.self],
+    subcommands: [StartCommand.self, PlayCommand.self, LyricsCommand.self],
     defaultSubcommand: StartCommand.self
   )
 }

@@ -85,7 +85,14 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   public func pause() { send(.pause) }
   public func resume() { send(.resume) }
   public func stop() { send(.stop) }
-  public func seek(to seconds: Double) { send(.seek(seconds)) }
+  /// Seeks; the reported position moves at once, so a lyric highlight can follow it.
+  public func seek(to seconds: Double) {
+    lock.lock()
+    if currentState == .playing || currentState == .paused { clock.reset(to: max(0, seconds)) }
+    mailbox.append(.seek(seconds))
+    lock.signal()
+    lock.unlock()
+  }
 
   public func setVolume(_ percent: Int) {
     lock.lock()

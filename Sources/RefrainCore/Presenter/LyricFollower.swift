@@ -8,6 +8,8 @@ public struct LyricFollower: Sendable {
     public var text: String
   }
 
+  /// The lyrics as parsed (offset not applied).
+  public let document: LyricsDocument
   /// The timeline being followed.
   public private(set) var timeline: LyricTimeline
   private var shown: Int?
@@ -15,6 +17,7 @@ public struct LyricFollower: Sendable {
 
   /// Creates a follower for `document`, shifted by the user's per-track offset.
   public init(document: LyricsDocument, userOffsetMs: Int = 0) {
+    self.document = document
     timeline = LyricTimeline(document: document, userOffsetMs: userOffsetMs)
   }
 

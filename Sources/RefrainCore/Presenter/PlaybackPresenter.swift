@@ -27,6 +27,10 @@ public final class PlaybackPresenter {
   public internal(set) var volume: Int
   /// Whether the queue played to its end and playback stopped on its own.
   public internal(set) var isFinished = false
+  /// The current track's lyrics, followed along the audible position.
+  public internal(set) var lyrics: LyricFollower?
+  /// The user's lyric offset for the current track, in ms (positive shows lines earlier).
+  public internal(set) var lyricOffsetMs = 0
   /// Why the last track was skipped, for the status bar.
   public internal(set) var lastError: String?
   /// The player's last non-fatal warning.
@@ -74,18 +78,18 @@ public final class PlaybackPresenter {
     playAll([track], startAt: 0)
   }
 
-  /// Replaces the queue with `tracks` and plays from `index`.
+  /// Replaces the queue with `tracks` and plays from `index`, `position` seconds in.
   ///
   /// Shuffle and repeat stay as they are. A `nil` or invalid index starts at
   /// the top of the play order, which is random while shuffled. An empty list
   /// stops playback.
-  public func playAll(_ tracks: [Track], startAt index: Int? = 0) {
+  public func playAll(_ tracks: [Track], startAt index: Int? = 0, position: Double = 0) {
     publishingChanges {
       lastError = nil
       skipped = []
       queue.replaceAll(with: tracks, startAt: index)
       if let track = queue.current ?? queue.next() {
-        start(track)
+        start(track, at: max(0, position))
       } else {
         halt(finished: false)
       }
@@ -259,6 +263,7 @@ public final class PlaybackPresenter {
     if let duration { target = min(target, duration) }
     player.seek(to: target)
     seekCount += 1
+    lyrics?.reset()
   }
 
   /// Tells the player what now follows the current track, if that changed.
