@@ -6,6 +6,12 @@ public struct LyricFollower: Sendable {
     public var index: Int
     /// The line's text.
     public var text: String
+
+    /// Creates a change.
+    public init(index: Int, text: String) {
+      self.index = index
+      self.text = text
+    }
   }
 
   /// The lyrics as parsed (offset not applied).
