@@ -10,6 +10,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
   ],
   targets: [
     // C libraries, each behind a thin system-library wrapper.
@@ -24,7 +25,10 @@ let package = Package(
       name: "RefrainAudio",
       dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims"]
     ),
-    .target(name: "RefrainCatalog", dependencies: ["RefrainCore"]),
+    .target(
+      name: "RefrainCatalog",
+      dependencies: ["RefrainCore", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .target(name: "RefrainTUI", dependencies: ["RefrainCore"]),
     .executableTarget(
       name: "refrain",

@@ -14,11 +14,15 @@ public struct Track: Sendable, Hashable, Codable {
   public var album: String?
   /// The duration in seconds, if known before decoding.
   public var duration: Double?
+  /// The catalog the track came from (`demo`, `local`, `deezer`), if any.
+  public var provider: String?
+  /// A lyrics file the catalog supplies (an LRC file or a FLO song JSON), if any.
+  public var lyricsURL: URL?
 
   /// Creates a track.
   public init(
     id: String, location: URL, title: String, artist: String? = nil, album: String? = nil,
-    duration: Double? = nil
+    duration: Double? = nil, provider: String? = nil, lyricsURL: URL? = nil
   ) {
     self.id = id
     self.location = location
@@ -26,6 +30,8 @@ public struct Track: Sendable, Hashable, Codable {
     self.artist = artist
     self.album = album
     self.duration = duration
+    self.provider = provider
+    self.lyricsURL = lyricsURL
   }
 
   /// Creates a track for a command-line argument: a path or an `http(s)` URL.

@@ -1,0 +1,182 @@
+import Foundation
+
+/// A track as a catalog lists it; it may be unplayable (no preview, a missing file).
+public struct CatalogTrack: Sendable, Hashable, Codable {
+  /// The provider's identifier (online IDs exceed 32 bits, so IDs are strings).
+  public var id: String
+  /// The provider's name: `demo`, `local`, `deezer`.
+  public var provider: String
+  /// The title.
+  public var title: String
+  /// The main artist's name.
+  public var artist: String?
+  /// The artist's identifier within the provider.
+  public var artistID: String?
+  /// The album's title.
+  public var album: String?
+  /// The album's identifier within the provider.
+  public var albumID: String?
+  /// The duration in seconds (for previews: the full track's length).
+  public var duration: Double?
+  /// The track number on its album.
+  public var trackNumber: Int?
+  /// Where the audio is; `nil` when the track cannot be played.
+  public var streamURL: URL?
+  /// Why the track cannot be played, when `streamURL` is `nil`.
+  public var unplayableReason: String?
+  /// A cover image (file or HTTP URL).
+  public var coverURL: URL?
+  /// A lyrics file the catalog supplies, if any.
+  public var lyricsURL: URL?
+
+  /// Creates a catalog track.
+  public init(
+    id: String, provider: String, title: String, artist: String? = nil, artistID: String? = nil,
+    album: String? = nil, albumID: String? = nil, duration: Double? = nil, trackNumber: Int? = nil,
+    streamURL: URL? = nil, unplayableReason: String? = nil, coverURL: URL? = nil,
+    lyricsURL: URL? = nil
+  ) {
+    self.id = id
+    self.provider = provider
+    self.title = title
+    self.artist = artist
+    self.artistID = artistID
+    self.album = album
+    self.albumID = albumID
+    self.duration = duration
+    self.trackNumber = trackNumber
+    self.streamURL = streamURL
+    self.unplayableReason = unplayableReason
+    self.coverURL = coverURL
+    self.lyricsURL = lyricsURL
+  }
+
+  /// Whether the track has audio to play.
+  public var isPlayable: Bool { streamURL != nil }
+
+  /// The playable track, or `nil` when there is no audio.
+  public var playable: Track? {
+    guard let streamURL else { return nil }
+    return Track(
+      id: "\(provider):\(id)", location: streamURL, title: title, artist: artist, album: album,
+      duration: duration, provider: provider, lyricsURL: lyricsURL)
+  }
+}
+
+/// An album as a catalog lists it.
+public struct AlbumSummary: Sendable, Hashable, Codable {
+  public var id: String
+  public var provider: String
+  public var title: String
+  public var artist: String?
+  public var artistID: String?
+  public var year: Int?
+  public var trackCount: Int?
+  public var coverURL: URL?
+
+  /// Creates an album summary.
+  public init(
+    id: String, provider: String, title: String, artist: String? = nil, artistID: String? = nil,
+    year: Int? = nil, trackCount: Int? = nil, coverURL: URL? = nil
+  ) {
+    self.id = id
+    self.provider = provider
+    self.title = title
+    self.artist = artist
+    self.artistID = artistID
+    self.year = year
+    self.trackCount = trackCount
+    self.coverURL = coverURL
+  }
+}
+
+/// An artist as a catalog lists it.
+public struct ArtistSummary: Sendable, Hashable, Codable {
+  public var id: String
+  public var provider: String
+  public var name: String
+  public var albumCount: Int?
+  public var pictureURL: URL?
+
+  /// Creates an artist summary.
+  public init(
+    id: String, provider: String, name: String, albumCount: Int? = nil, pictureURL: URL? = nil
+  ) {
+    self.id = id
+    self.provider = provider
+    self.name = name
+    self.albumCount = albumCount
+    self.pictureURL = pictureURL
+  }
+}
+
+/// A playlist as a catalog lists it.
+public struct PlaylistSummary: Sendable, Hashable, Codable {
+  public var id: String
+  public var provider: String
+  public var title: String
+  /// Who made it (Deezer calls this `creator` on details and `user` in lists).
+  public var owner: String?
+  public var trackCount: Int?
+  public var coverURL: URL?
+
+  /// Creates a playlist summary.
+  public init(
+    id: String, provider: String, title: String, owner: String? = nil, trackCount: Int? = nil,
+    coverURL: URL? = nil
+  ) {
+    self.id = id
+    self.provider = provider
+    self.title = title
+    self.owner = owner
+    self.trackCount = trackCount
+    self.coverURL = coverURL
+  }
+}
+
+/// A genre as a catalog lists it.
+public struct GenreSummary: Sendable, Hashable, Codable {
+  public var id: String
+  public var provider: String
+  public var name: String
+  public var pictureURL: URL?
+
+  /// Creates a genre summary.
+  public init(id: String, provider: String, name: String, pictureURL: URL? = nil) {
+    self.id = id
+    self.provider = provider
+    self.name = name
+    self.pictureURL = pictureURL
+  }
+}
+
+/// One entry of a list in a pane: any kind of catalog item.
+public enum CatalogItem: Sendable, Hashable, Codable {
+  case track(CatalogTrack)
+  case album(AlbumSummary)
+  case artist(ArtistSummary)
+  case playlist(PlaylistSummary)
+  case genre(GenreSummary)
+
+  /// The item's main line of text (title or name).
+  public var title: String {
+    switch self {
+    case .track(let track): return track.title
+    case .album(let album): return album.title
+    case .artist(let artist): return artist.name
+    case .playlist(let playlist): return playlist.title
+    case .genre(let genre): return genre.name
+    }
+  }
+
+  /// The item's kind as the command line names it.
+  public var kind: String {
+    switch self {
+    case .track: return "track"
+    case .album: return "album"
+    case .artist: return "artist"
+    case .playlist: return "playlist"
+    case .genre: return "genre"
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Runs an async operation with a time limit, returning at the limit even when the operation
+/// ignores cancellation (it is cancelled and left to finish on its own).
+enum LyricsDeadline {
+  /// How a limited operation ended.
+  enum Outcome<Value: Sendable>: Sendable {
+    /// The operation returned in time.
+    case value(Value)
+    /// The operation threw in time.
+    case failure(any Error)
+    /// The time limit passed first.
+    case timedOut
+    /// The calling task was cancelled first.
+    case cancelled
+  }
+
+  /// Runs `operation`, giving up after `seconds`.
+  static func run<Value: Sendable>(
+    seconds: Double, _ operation: @escaping @Sendable () async throws -> Value
+  ) async -> Outcome<Value> {
+    let race = Race<Value>()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        race.start(continuation)
+        let work = Task {
+          do {
+            race.finish(.value(try await operation()))
+          } catch {
+            race.finish(.failure(error))
+          }
+        }
+        let timer = Task {
+          try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+          race.finish(.timedOut)
+        }
+        race.track(work, timer)
+      }
+    } onCancel: {
+      race.finish(.cancelled)
+    }
+  }
+
+  /// The first outcome wins; later ones are dropped and the losing tasks cancelled.
+  private final class Race<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Outcome<Value>, Never>?
+    private var early: Outcome<Value>?
+    private var done = false
+    private var tasks: [Task<Void, Never>] = []
+
+    /// Installs the continuation; resumes it at once if an outcome arrived first.
+    func start(_ continuation: CheckedContinuation<Outcome<Value>, Never>) {
+      lock.lock()
+      if let early {
+        lock.unlock()
+        continuation.resume(returning: early)
+        return
+      }
+      self.continuation = continuation
+      lock.unlock()
+    }
+
+    /// Remembers the racing tasks, cancelling them if the race is already over.
+    func track(_ tasks: Task<Void, Never>...) {
+      lock.lock()
+      let over = done
+      if !over { self.tasks = tasks }
+      lock.unlock()
+      if over { tasks.forEach { $0.cancel() } }
+    }
+
+    /// Reports an outcome; only the first one counts.
+    func finish(_ outcome: Outcome<Value>) {
+      lock.lock()
+      guard !done else {
+        lock.unlock()
+        return
+      }
+      done = true
+      let continuation = self.continuation
+      self.continuation = nil
+      if continuation == nil { early = outcome }
+      let losers = tasks
+      tasks = []
+      lock.unlock()
+      continuation?.resume(returning: outcome)
+      losers.forEach { $0.cancel() }
+    }
+  }
+}
