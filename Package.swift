@@ -18,6 +18,7 @@ let package = Package(
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
     .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
+    .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
 
     // Swift modules.
     .target(name: "RefrainCore"),
@@ -29,7 +30,7 @@ let package = Package(
       name: "RefrainCatalog",
       dependencies: ["RefrainCore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .target(name: "RefrainTUI", dependencies: ["RefrainCore"]),
+    .target(name: "RefrainTUI", dependencies: ["RefrainCore", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
     .executableTarget(
       name: "refrain",
       dependencies: [
@@ -46,6 +47,7 @@ let package = Package(
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore"]),
     .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
     .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
+    .testTarget(name: "RefrainTUITests", dependencies: ["RefrainTUI", "RefrainCore"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -53,4 +53,14 @@ public protocol AudioPlayer: AnyObject, Sendable {
   var position: Double { get }
   /// The current state.
   var state: PlayerState { get }
+  /// Wall-clock seconds until the audible position reaches `target`; `nil` unless playing.
+  func delay(untilPosition target: Double) -> Double?
+}
+
+extension AudioPlayer {
+  /// A default that assumes the position moves with the wall clock while playing.
+  public func delay(untilPosition target: Double) -> Double? {
+    guard state == .playing else { return nil }
+    return max(0, target - position)
+  }
 }

@@ -1,0 +1,19 @@
+#ifndef REFRAIN_TUI_SHIMS_H
+#define REFRAIN_TUI_SHIMS_H
+#include <stdint.h>
+#include <wchar.h>
+
+/* One-line forwards for what Swift cannot see in ncurses: macros, globals, wcwidth. */
+void *refrain_stdscr(void);
+int refrain_rows(void);
+int refrain_cols(void);
+int refrain_wcwidth(uint32_t scalar);
+int refrain_set_utf8_ctype(void);
+int refrain_has_colors(void);
+int refrain_colors(void);
+unsigned int refrain_attr(int bold, int reverse, int underline, int dim);
+int refrain_put(int y, int x, const wchar_t *text, int count, unsigned int attrs, int pair);
+int refrain_get_key(uint32_t *out, int *is_function_key);
+int refrain_key_resize(void);
+int refrain_key_code(const char *name);
+#endif

@@ -1,0 +1,63 @@
+#define _XOPEN_SOURCE 700
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <ncursesw/curses.h>
+#include <string.h>
+#include <wchar.h>
+#include "refrain_tui_shims.h"
+
+void *refrain_stdscr(void) { return stdscr; }
+int refrain_rows(void) { return LINES; }
+int refrain_cols(void) { return COLS; }
+int refrain_wcwidth(uint32_t scalar) { return wcwidth((wchar_t)scalar); }
+
+int refrain_set_utf8_ctype(void) {
+  const char *current = setlocale(LC_CTYPE, NULL);
+  if (current && (strstr(current, "UTF-8") || strstr(current, "utf8"))) return 1;
+  return setlocale(LC_CTYPE, "C.UTF-8") != NULL;
+}
+
+int refrain_has_colors(void) { return has_colors(); }
+int refrain_colors(void) { return COLORS; }
+
+unsigned int refrain_attr(int bold, int reverse, int underline, int dim) {
+  attr_t a = A_NORMAL;
+  if (bold) a |= A_BOLD;
+  if (reverse) a |= A_REVERSE;
+  if (underline) a |= A_UNDERLINE;
+  if (dim) a |= A_DIM;
+  return (unsigned int)a;
+}
+
+int refrain_put(int y, int x, const wchar_t *text, int count, unsigned int attrs, int pair) {
+  wattr_set(stdscr, (attr_t)attrs, (short)pair, NULL);
+  return mvwaddnwstr(stdscr, y, x, text, count);
+}
+
+int refrain_get_key(uint32_t *out, int *is_function_key) {
+  wint_t ch = 0;
+  int result = wget_wch(stdscr, &ch);
+  *out = (uint32_t)ch;
+  *is_function_key = (result == KEY_CODE_YES);
+  return result == ERR ? 0 : 1;
+}
+
+int refrain_key_resize(void) { return KEY_RESIZE; }
+
+int refrain_key_code(const char *name) {
+  if (!strcmp(name, "up")) return KEY_UP;
+  if (!strcmp(name, "down")) return KEY_DOWN;
+  if (!strcmp(name, "left")) return KEY_LEFT;
+  if (!strcmp(name, "right")) return KEY_RIGHT;
+  if (!strcmp(name, "pageup")) return KEY_PPAGE;
+  if (!strcmp(name, "pagedown")) return KEY_NPAGE;
+  if (!strcmp(name, "home")) return KEY_HOME;
+  if (!strcmp(name, "end")) return KEY_END;
+  if (!strcmp(name, "backspace")) return KEY_BACKSPACE;
+  if (!strcmp(name, "enter")) return KEY_ENTER;
+  if (!strcmp(name, "delete")) return KEY_DC;
+  if (!strcmp(name, "btab")) return KEY_BTAB;
+  if (!strcmp(name, "resize")) return KEY_RESIZE;
+  if (!strcmp(name, "f1")) return KEY_F(1);
+  return -1;
+}

@@ -1,0 +1,133 @@
+/// Everything a user can ask Refrain to do, from a key, the `:` prompt or `refrain ctl`.
+///
+/// Each command prints itself in the form ``CommandParser`` reads back, so key-binding
+/// config, the prompt and the control socket share one grammar.
+public enum Command: Sendable, Hashable, CustomStringConvertible {
+  /// A seek target.
+  public enum Seek: Sendable, Hashable {
+    /// Seconds from the audible position (negative goes back).
+    case relative(Double)
+    /// Seconds from the start of the track.
+    case absolute(Double)
+  }
+
+  /// A volume change.
+  public enum Volume: Sendable, Hashable {
+    /// Percentage points up or down.
+    case relative(Int)
+    /// An absolute percentage.
+    case absolute(Int)
+  }
+
+  /// A cursor movement in a list.
+  public enum Move: String, Sendable, Hashable, CaseIterable {
+    case up, down, pageUp = "pageup", pageDown = "pagedown", top, bottom, left, right
+  }
+
+  /// A top-level pane.
+  public enum Pane: String, Sendable, Hashable, CaseIterable {
+    case home, search, library, player, queue
+  }
+
+  // Playback
+  case togglePlay
+  case play
+  case pause
+  case stop
+  case next
+  case previous
+  case seek(Seek)
+  case volume(Volume)
+  case shuffle
+  case `repeat`
+  // Lyrics
+  case lyrics
+  case seekMode
+  case follow
+  case nudge(Int)
+  case lyricLine(Int)
+  // Navigation
+  case show(Pane)
+  case nextPane
+  case move(Move)
+  case open
+  case back
+  case quit
+  case search(String?)
+  case help
+  case prompt
+  // Library and queue
+  case add
+  case addToPlaylist
+  case save
+  case newPlaylist(String?)
+  case rename(String?)
+  case delete
+  case remove
+  case moveItemUp
+  case moveItemDown
+  case playAll
+  case queueAdd(String)
+  case queueClear
+  case status
+
+  public var description: String {
+    switch self {
+    case .togglePlay: return "toggle"
+    case .play: return "play"
+    case .pause: return "pause"
+    case .stop: return "stop"
+    case .next: return "next"
+    case .previous: return "prev"
+    case .seek(.relative(let seconds)): return "seek \(Self.signed(seconds))"
+    case .seek(.absolute(let seconds)): return "seek \(Self.clock(seconds))"
+    case .volume(.relative(let delta)): return "volume \(delta < 0 ? "" : "+")\(delta)"
+    case .volume(.absolute(let percent)): return "volume \(percent)"
+    case .shuffle: return "shuffle"
+    case .repeat: return "repeat"
+    case .lyrics: return "lyrics"
+    case .seekMode: return "seekmode"
+    case .follow: return "follow"
+    case .nudge(let ms): return "nudge \(ms < 0 ? "" : "+")\(ms)"
+    case .lyricLine(let index): return "lyrics line \(index)"
+    case .show(let pane): return "show \(pane.rawValue)"
+    case .nextPane: return "tab"
+    case .move(let move): return move.rawValue
+    case .open: return "open"
+    case .back: return "back"
+    case .quit: return "quit"
+    case .search(nil): return "search"
+    case .search(let query?): return "search \(query)"
+    case .help: return "help"
+    case .prompt: return "prompt"
+    case .add: return "add"
+    case .addToPlaylist: return "addto"
+    case .save: return "save"
+    case .newPlaylist(nil): return "new"
+    case .newPlaylist(let name?): return "new \(name)"
+    case .rename(nil): return "rename"
+    case .rename(let name?): return "rename \(name)"
+    case .delete: return "delete"
+    case .remove: return "remove"
+    case .moveItemUp: return "moveup"
+    case .moveItemDown: return "movedown"
+    case .playAll: return "playall"
+    case .queueAdd(let item): return "queue add \(item)"
+    case .queueClear: return "queue clear"
+    case .status: return "status"
+    }
+  }
+
+  private static func signed(_ seconds: Double) -> String {
+    let text = Self.number(abs(seconds))
+    return seconds < 0 ? "-\(text)" : "+\(text)"
+  }
+
+  private static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+
+  private static func clock(_ seconds: Double) -> String {
+    number(seconds)
+  }
+}

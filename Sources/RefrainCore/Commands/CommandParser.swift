@@ -1,0 +1,132 @@
+import Foundation
+
+/// Why a command line could not be read; the message names what was expected.
+public struct CommandParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The one-line reason.
+  public let message: String
+
+  /// Creates an error.
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// Reads commands in the form ``Command`` prints: `seek +5`, `volume 50`, `lyrics line 3`.
+public enum CommandParser {
+  /// Every command word, for help and completion.
+  public static let words: [String] = [
+    "toggle", "play", "pause", "stop", "next", "prev", "seek", "volume", "shuffle", "repeat",
+    "lyrics", "seekmode", "follow", "nudge", "show", "tab", "up", "down", "pageup", "pagedown",
+    "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
+    "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
+    "queue", "status",
+  ]
+
+  /// Parses one command line.
+  public static func parse(_ line: String) throws(CommandParseError) -> Command {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty else { throw CommandParseError("empty command") }
+    let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
+    let verb = parts[0].lowercased()
+    let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+    let optionalRest: String? = rest.isEmpty ? nil : rest
+
+    func noArgument(_ command: Command) throws(CommandParseError) -> Command {
+      guard rest.isEmpty else { throw CommandParseError("'\(verb)' takes no argument") }
+      return command
+    }
+
+    switch verb {
+    case "toggle": return try noArgument(.togglePlay)
+    case "play": return try noArgument(.play)
+    case "pause": return try noArgument(.pause)
+    case "stop": return try noArgument(.stop)
+    case "next": return try noArgument(.next)
+    case "prev", "previous": return try noArgument(.previous)
+    case "seek": return .seek(try seekTarget(rest))
+    case "volume", "vol": return .volume(try volume(rest))
+    case "shuffle": return try noArgument(.shuffle)
+    case "repeat": return try noArgument(.repeat)
+    case "lyrics":
+      if rest.isEmpty { return .lyrics }
+      let words = rest.split(separator: " ")
+      guard words.count == 2, words[0] == "line", let index = Int(words[1]), index >= 0 else {
+        throw CommandParseError("expected 'lyrics' or 'lyrics line N'")
+      }
+      return .lyricLine(index)
+    case "seekmode": return try noArgument(.seekMode)
+    case "follow": return try noArgument(.follow)
+    case "nudge":
+      guard let ms = Int(rest.replacingOccurrences(of: "+", with: "")), abs(ms) <= 60_000 else {
+        throw CommandParseError("expected 'nudge ±MS', e.g. 'nudge +100'")
+      }
+      return .nudge(ms)
+    case "show":
+      guard let pane = Command.Pane(rawValue: rest.lowercased()) else {
+        let names = Command.Pane.allCases.map(\.rawValue).joined(separator: ", ")
+        throw CommandParseError("expected 'show' and one of: \(names)")
+      }
+      return .show(pane)
+    case "tab": return try noArgument(.nextPane)
+    case "open": return try noArgument(.open)
+    case "back": return try noArgument(.back)
+    case "quit", "q": return try noArgument(.quit)
+    case "search": return .search(optionalRest)
+    case "help": return try noArgument(.help)
+    case "prompt": return try noArgument(.prompt)
+    case "add": return try noArgument(.add)
+    case "addto": return try noArgument(.addToPlaylist)
+    case "save": return try noArgument(.save)
+    case "new": return .newPlaylist(optionalRest)
+    case "rename": return .rename(optionalRest)
+    case "delete": return try noArgument(.delete)
+    case "remove": return try noArgument(.remove)
+    case "moveup": return try noArgument(.moveItemUp)
+    case "movedown": return try noArgument(.moveItemDown)
+    case "playall": return try noArgument(.playAll)
+    case "status": return try noArgument(.status)
+    case "queue":
+      if rest == "clear" { return .queueClear }
+      if rest.hasPrefix("add ") {
+        let item = rest.dropFirst(4).trimmingCharacters(in: .whitespaces)
+        if !item.isEmpty { return .queueAdd(item) }
+      }
+      throw CommandParseError("expected 'queue add PATH|URL' or 'queue clear'")
+    default:
+      if let move = Command.Move(rawValue: verb) { return try noArgument(.move(move)) }
+      throw CommandParseError("unknown command '\(verb)'")
+    }
+  }
+
+  /// Reads `+5`, `-10`, `42`, `1:23` or `1:02:03` as a seek target.
+  static func seekTarget(_ text: String) throws(CommandParseError) -> Command.Seek {
+    let expected = CommandParseError("expected 'seek ±SEC', 'seek SEC' or 'seek mm:ss'")
+    if text.hasPrefix("+") || text.hasPrefix("-") {
+      guard let value = Double(text.dropFirst()), value.isFinite, value <= 86_400 else {
+        throw expected
+      }
+      return .relative(text.hasPrefix("-") ? -value : value)
+    }
+    let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...3).contains(fields.count) else { throw expected }
+    var seconds = 0.0
+    for (position, field) in fields.enumerated() {
+      guard let value = Double(field), value >= 0, value.isFinite else { throw expected }
+      if position > 0 && value >= 60 { throw expected }
+      seconds = seconds * 60 + value
+    }
+    guard seconds <= 86_400 else { throw expected }
+    return .absolute(seconds)
+  }
+
+  /// Reads `+5`, `-5` or `50` as a volume change.
+  static func volume(_ text: String) throws(CommandParseError) -> Command.Volume {
+    let expected = CommandParseError("expected 'volume ±N' or 'volume N' (0 to 100)")
+    if text.hasPrefix("+") || text.hasPrefix("-") {
+      guard let value = Int(text.dropFirst()), value <= 100 else { throw expected }
+      return .relative(text.hasPrefix("-") ? -value : value)
+    }
+    guard let value = Int(text), (0...100).contains(value) else { throw expected }
+    return .absolute(value)
+  }
+}

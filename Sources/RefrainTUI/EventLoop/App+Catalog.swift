@@ -1,0 +1,179 @@
+import Foundation
+import RefrainCatalog
+import RefrainCore
+
+/// Talking to the catalog: Home, search, details and starting playback.
+extension App {
+  /// Loads the Home sections in the background.
+  func loadHome() {
+    let provider = provider
+    let inbox = inbox
+    homeState = "Loading \(provider.name)…"
+    Task.detached {
+      do {
+        let sections = try await provider.home()
+        inbox.post { app in
+          app.home = sections
+          app.homeState = sections.isEmpty ? "This catalog has nothing to show yet." : ""
+        }
+      } catch {
+        let message = "\(error)"
+        inbox.post { app in
+          app.homeState = "Home could not load: \(message)"
+          app.setStatus("Home could not load: \(message)", error: true)
+        }
+      }
+    }
+  }
+
+  /// Searches every kind at once; results arrive without blocking input.
+  func runSearch(_ query: String) {
+    let query = query.trimmingCharacters(in: .whitespaces)
+    guard !query.isEmpty else { return }
+    search.query = query
+    search.editor.text = query
+    search.results = [:]
+    search.error = nil
+    search.historyIndex = nil
+    try? library?.addRecentSearch(query)
+    cursors[.search] = ListCursor()
+    let provider = provider
+    let inbox = inbox
+    search.pending = SearchKind.allCases.count
+    for kind in SearchKind.allCases {
+      Task.detached {
+        let result: Result<[CatalogItem], Error>
+        do {
+          result = .success(try await provider.search(query, kind: kind, offset: 0, limit: 20).items)
+        } catch {
+          result = .failure(error)
+        }
+        inbox.post { app in
+          guard app.search.query == query else { return }
+          app.search.pending -= 1
+          switch result {
+          case .success(let items): app.search.results[kind] = items
+          case .failure(let error): app.search.error = "\(error)"
+          }
+        }
+      }
+    }
+  }
+
+  /// Opens an item: plays a track, pushes a detail view for anything else.
+  func open(_ item: CatalogItem, among siblings: [CatalogTrack] = []) {
+    switch item {
+    case .track(let track):
+      play([track], startAt: 0)
+    case .album(let album):
+      pushDetail("Album: \(album.title)") { try await .album($0.album(id: album.id)) }
+    case .artist(let artist):
+      pushDetail("Artist: \(artist.name)") { try await .artist($0.artist(id: artist.id)) }
+    case .playlist(let playlist):
+      pushDetail("Playlist: \(playlist.title)") {
+        try await .playlist($0.playlist(id: playlist.id, offset: 0, limit: 100))
+      }
+    case .genre(let genre):
+      pushDetail("Genre: \(genre.name)") { try await .genre($0.genre(id: genre.id)) }
+    }
+  }
+
+  private func pushDetail(
+    _ title: String,
+    load: @escaping @Sendable (any CatalogProvider) async throws -> DetailState.Content
+  ) {
+    let target = pane
+    details[target, default: []].append(DetailState(content: .loading(title)))
+    let depth = details[target, default: []].count
+    let provider = provider
+    let inbox = inbox
+    Task.detached {
+      let content: DetailState.Content
+      do {
+        content = try await load(provider)
+      } catch {
+        content = .failed("\(title) could not load: \(error)")
+      }
+      inbox.post { app in
+        guard app.details[target]?.count == depth else { return }
+        app.details[target]?[depth - 1].content = content
+      }
+    }
+  }
+
+  /// Plays `tracks` as a queue from `index`, resolving fresh stream URLs first.
+  func play(_ tracks: [CatalogTrack], startAt index: Int) {
+    guard !tracks.isEmpty else { return }
+    for track in tracks { catalogTracks["\(track.provider):\(track.id)"] = track }
+    let provider = provider
+    let inbox = inbox
+    let chosen = tracks[min(max(0, index), tracks.count - 1)]
+    setStatus("loading \(chosen.title)…", seconds: 10)
+    Task.detached {
+      var playable: [Track] = []
+      var start = 0
+      var reasons: [String] = []
+      for (position, track) in tracks.enumerated() {
+        do {
+          var resolved = track
+          resolved.streamURL = try await provider.streamURL(for: track)
+          if position == index { start = playable.count }
+          if let playableTrack = resolved.playable { playable.append(playableTrack) }
+        } catch {
+          reasons.append("\(track.title): \(error)")
+        }
+      }
+      let queue = playable
+      let first = start
+      let problems = reasons
+      inbox.post { app in
+                if queue.isEmpty {
+          app.setStatus(problems.first ?? "nothing playable", error: true)
+          return
+        }
+        app.presenter.playAll(queue, startAt: first)
+        app.status = nil
+        if !problems.isEmpty {
+          app.setStatus("skipped \(problems.count) unplayable: \(problems[0])", error: true)
+        }
+      }
+    }
+  }
+
+  /// Adds tracks to the end of the queue.
+  func enqueue(_ tracks: [CatalogTrack]) {
+    let playable = tracks.compactMap(\.playable)
+    for track in tracks { catalogTracks["\(track.provider):\(track.id)"] = track }
+    guard !playable.isEmpty else { return setStatus("nothing playable to add", error: true) }
+    if presenter.queue.isEmpty {
+      presenter.playAll(playable, startAt: 0)
+    } else {
+      presenter.enqueue(playable)
+    }
+    setStatus("added \(playable.count) track\(playable.count == 1 ? "" : "s") to the queue")
+  }
+
+  /// Saves an album or likes a track.
+  func save(_ item: CatalogItem) {
+    guard let library else { return setStatus("the library is not available", error: true) }
+    do {
+      switch item {
+      case .album(let album):
+        try library.saveAlbum(album)
+        setStatus("saved \(album.title)")
+      case .track(let track):
+        if try library.isTrackLiked(provider: track.provider, id: track.id) {
+          try library.unlikeTrack(provider: track.provider, id: track.id)
+          setStatus("unliked \(track.title)")
+        } else {
+          try library.likeTrack(track)
+          setStatus("liked \(track.title)")
+        }
+      default:
+        setStatus("only albums and tracks can be saved")
+      }
+    } catch {
+      setStatus("\(error)", error: true)
+    }
+  }
+}

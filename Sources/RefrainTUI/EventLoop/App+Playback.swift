@@ -1,0 +1,140 @@
+import Foundation
+import RefrainCatalog
+import RefrainCore
+
+/// Player events, lyrics loading, the lyrics view and the overlays.
+extension App {
+  /// Hands the player's events to the presenter and reacts to track changes.
+  public func handlePlayerEvents(_ events: [PlayerEvent]) {
+    for event in events {
+      presenter.handle(event)
+      switch event {
+      case .started(let track, _):
+        startedTrack(track)
+      case .failed(let track, let message):
+        setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
+      case .warning(let message):
+        setStatus(message, error: true, seconds: 6)
+      case .trackEnded:
+        if presenter.isFinished { lyricsNotice = nil }
+      }
+    }
+  }
+
+  private func startedTrack(_ track: Track) {
+    presenter.setLyrics(nil)
+    lyricsNotice = "looking for lyrics…"
+    lyricsView?.selection = nil
+    if let stored = catalogTracks[track.id] { try? library?.recordPlay(stored) }
+    let loader = lyricsLoader
+    let inbox = inbox
+    Task.detached {
+      let result = await loader(track)
+      inbox.post { app in
+        guard app.presenter.queue.current == track else { return }
+        let offset = (try? app.library?.lyricOffset(for: track.id)) ?? 0
+        switch result {
+        case .found(let document, _):
+          app.presenter.setLyrics(document, userOffsetMs: offset)
+          app.lyricsNotice = document.isSynced ? nil : "plain lyrics (not synced)"
+        case .instrumental:
+          app.lyricsNotice = "no lyrics: instrumental"
+        case .notFound(let reasons):
+          app.lyricsNotice = "no lyrics: \(reasons.last ?? "not found")"
+        }
+      }
+    }
+  }
+
+  // MARK: - Lyrics view
+
+  func handleLyricsView(_ command: Command) -> Bool {
+    guard var view = lyricsView else { return false }
+    let count = presenter.lyrics?.timeline.count ?? 0
+    let current = presenter.lyrics?.currentIndex ?? 0
+    switch command {
+    case .move(let move):
+      var index = view.selection ?? current
+      switch move {
+      case .down, .right: index += 1
+      case .up, .left: index -= 1
+      case .pageDown: index += max(1, lastHeight / 2)
+      case .pageUp: index -= max(1, lastHeight / 2)
+      case .top: index = 0
+      case .bottom: index = count - 1
+      }
+      view.selection = max(0, min(count - 1, index))
+      view.following = false
+    case .seekMode:
+      view.seekMode.toggle()
+      setStatus("seek mode \(view.seekMode ? "on: Enter seeks to the line" : "off: Enter closes")")
+    case .follow:
+      view.following = true
+      view.selection = presenter.lyrics?.currentIndex
+    case .open:
+      if view.seekMode, let selection = view.selection, count > 0 {
+        presenter.seekToLine(selection)
+        view.following = true
+      } else {
+        lyricsView = nil
+        return true
+      }
+    case .back, .lyrics, .quit:
+      lyricsView = nil
+      return true
+    default:
+      return false
+    }
+    lyricsView = view
+    return true
+  }
+
+  /// Returns to following the current line after 5 s without input.
+  func resumeFollowingIfIdle() {
+    guard let view = lyricsView, !view.following, now() - view.lastInput >= 5 else { return }
+    lyricsView?.following = true
+  }
+
+  // MARK: - Overlays
+
+  func handleOverlay(_ command: Command) -> Bool {
+    guard let current = overlay else { return false }
+    switch current {
+    case .help:
+      overlay = nil
+      return command == .back || command == .help || command == .open || command == .quit
+    case .picker(let tracks, let playlists, var cursor):
+      let rows =
+        playlists.map { ListRow(text: $0.name, action: .libraryPlaylist($0)) }
+        + [ListRow(text: "+ New playlist…", action: .newPlaylist)]
+      switch command {
+      case .move(let move):
+        cursor.move(move, rows: rows, page: 8)
+        overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
+      case .open:
+        overlay = nil
+        if case .libraryPlaylist(let playlist) = rows[cursor.selection].action {
+          do {
+            try library?.addTracks(tracks, toPlaylist: playlist.id)
+            setStatus("added \(tracks.count) to \(playlist.name)")
+            refreshLibraryDetail()
+          } catch {
+            setStatus("\(error)", error: true)
+          }
+        } else {
+          createPlaylist(named: nil, adding: tracks)
+        }
+      case .back, .quit:
+        overlay = nil
+      default:
+        break
+      }
+      return true
+    case .input, .confirm:
+      return true
+    }
+  }
+
+  /// The key context whose bindings the help overlay lists.
+  var helpContext: KeyContext { lyricsView != nil ? .lyrics : .lists }
+}

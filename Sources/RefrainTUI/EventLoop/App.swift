@@ -1,0 +1,280 @@
+import Foundation
+import RefrainCatalog
+import RefrainCore
+
+/// What the full-screen player needs from the composition root.
+public struct AppDependencies {
+  public var presenter: PlaybackPresenter
+  public var provider: any CatalogProvider
+  public var library: LibraryStore?
+  public var keyMap: KeyMap
+  /// Finds lyrics for a track (sidecar, tags, cache, online); runs off the main loop.
+  public var lyricsLoader: @Sendable (Track) async -> LyricsResult
+  /// A notice shown at start, e.g. that no audio server was reached.
+  public var startupNotice: String?
+
+  /// Creates the dependencies.
+  public init(
+    presenter: PlaybackPresenter, provider: any CatalogProvider, library: LibraryStore?,
+    keyMap: KeyMap = .standard, lyricsLoader: @escaping @Sendable (Track) async -> LyricsResult,
+    startupNotice: String? = nil
+  ) {
+    self.presenter = presenter
+    self.provider = provider
+    self.library = library
+    self.keyMap = keyMap
+    self.lyricsLoader = lyricsLoader
+    self.startupNotice = startupNotice
+  }
+}
+
+/// The full-screen player's state and behaviour, independent of the terminal.
+///
+/// The main loop feeds it keys, player events and finished background work, and asks
+/// it to render into a ``ScreenGrid``. Everything runs on the main loop's thread.
+public final class App {
+  let presenter: PlaybackPresenter
+  let provider: any CatalogProvider
+  let library: LibraryStore?
+  let keyMap: KeyMap
+  let lyricsLoader: @Sendable (Track) async -> LyricsResult
+  let inbox = Inbox<App>()
+  /// The monotonic clock, in seconds.
+  var now: () -> Double = { ProcessInfo.processInfo.systemUptime }
+
+  var pane: Command.Pane = .home
+  var details: [Command.Pane: [DetailState]] = [:]
+  var cursors: [Command.Pane: ListCursor] = [:]
+  var home: [HomeSection] = []
+  var homeState = "Loading…"
+  var search = SearchState()
+  var overlay: Overlay?
+  var lyricsView: LyricsViewState?
+  var lyricsNotice: String?
+  var status: StatusMessage?
+  var catalogTracks: [String: CatalogTrack] = [:]
+  var lastHeight = 24
+  /// Whether the user asked to quit.
+  public private(set) var shouldQuit = false
+
+  /// Creates the app and starts loading the Home pane.
+  public init(_ dependencies: AppDependencies) {
+    presenter = dependencies.presenter
+    provider = dependencies.provider
+    library = dependencies.library
+    keyMap = dependencies.keyMap
+    lyricsLoader = dependencies.lyricsLoader
+    if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
+    loadHome()
+  }
+
+  // MARK: - Input
+
+  /// Handles one key press.
+  public func handle(key: Key) {
+    if key == .resize { return }
+    if handleTyping(key) { return }
+    let context: KeyContext = lyricsView != nil ? .lyrics : .lists
+    if lyricsView != nil { lyricsView?.lastInput = now() }
+    guard let command = keyMap.command(for: key, in: context) else { return }
+    handle(command)
+  }
+
+  /// Handles a command from a key, the `:` prompt or the control socket.
+  public func handle(_ command: Command) {
+    if handleOverlay(command) { return }
+    if lyricsView != nil, handleLyricsView(command) { return }
+    if handleList(command) { return }
+    handleGlobal(command)
+  }
+
+  /// Runs the work background tasks finished.
+  public func drainInbox() {
+    for job in inbox.drain() { job(self) }
+  }
+
+  /// The descriptor that wakes the main loop when background work finished.
+  public var inboxFileDescriptor: Int32 { inbox.fileDescriptor }
+
+  // MARK: - Global commands
+
+  func handleGlobal(_ command: Command) {
+    switch command {
+    case .togglePlay, .play:
+      if command == .play && presenter.state == .paused { presenter.resume() } else if command == .togglePlay { presenter.togglePlay() }
+    case .pause: presenter.pause()
+    case .stop: presenter.stop()
+    case .next: presenter.next()
+    case .previous: presenter.previous()
+    case .seek(.relative(let delta)): presenter.seek(by: delta)
+    case .seek(.absolute(let seconds)): presenter.seek(to: seconds)
+    case .volume(.relative(let delta)):
+      presenter.adjustVolume(by: delta)
+      setStatus("volume \(presenter.volume)%")
+    case .volume(.absolute(let percent)):
+      presenter.setVolume(percent)
+      setStatus("volume \(presenter.volume)%")
+    case .shuffle:
+      presenter.toggleShuffle()
+      setStatus("shuffle \(presenter.queue.isShuffled ? "on" : "off")")
+    case .repeat:
+      presenter.cycleRepeat()
+      setStatus("repeat \(presenter.queue.repeatMode.rawValue)")
+    case .lyrics:
+      lyricsView = LyricsViewState(selection: presenter.lyrics?.currentIndex, lastInput: now())
+    case .nudge(let delta): nudge(delta)
+    case .lyricLine(let index): presenter.seekToLine(index)
+    case .show(let target):
+      pane = target
+      lyricsView = nil
+      if target == .search { search.editing = search.query.isEmpty }
+    case .nextPane:
+      let all = Command.Pane.allCases
+      pane = all[((all.firstIndex(of: pane) ?? 0) + 1) % all.count]
+      lyricsView = nil
+    case .search(let query):
+      pane = .search
+      lyricsView = nil
+      if let query {
+        runSearch(query)
+      } else {
+        search.editing = true
+        search.editor = LineEditor(text: search.query)
+      }
+    case .help: overlay = .help
+    case .prompt: overlay = .input(title: ":", editor: LineEditor(), purpose: .command)
+    case .back:
+      if details[pane]?.isEmpty == false {
+        details[pane]?.removeLast()
+      } else if pane != .home {
+        pane = .home
+      } else {
+        handleGlobal(.quit)
+      }
+    case .quit:
+      if presenter.state == .playing {
+        overlay = .confirm(question: "Quit Refrain while music is playing? (y/n)", action: .quit)
+      } else {
+        shouldQuit = true
+      }
+    case .queueClear:
+      presenter.clearQueue()
+    case .queueAdd(let item):
+      presenter.enqueue([Track(argument: item)])
+      setStatus("added to the queue")
+    case .status, .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .newPlaylist,
+      .rename, .delete, .remove, .moveItemUp, .moveItemDown, .playAll:
+      if case .newPlaylist(let name) = command {
+        createPlaylist(named: name, adding: [])
+      }
+    }
+  }
+
+  /// Sets the status line; it clears itself after `seconds`.
+  func setStatus(_ text: String, error: Bool = false, seconds: Double = 4) {
+    status = StatusMessage(text: TerminalSanitizer.clean(text), isError: error, expires: now() + seconds)
+  }
+
+  // MARK: - Typing
+
+  /// Sends keys to the search box or an input overlay while one has focus.
+  private func handleTyping(_ key: Key) -> Bool {
+    if case .input(let title, var editor, let purpose) = overlay {
+      switch key {
+      case .escape: overlay = nil
+      case .enter:
+        overlay = nil
+        submit(editor.text, for: purpose)
+      default:
+        _ = editor.apply(key)
+        overlay = .input(title: title, editor: editor, purpose: purpose)
+      }
+      return true
+    }
+    if case .confirm(_, let action) = overlay {
+      if key == .character("y") || key == .character("Y") { confirm(action) }
+      overlay = nil
+      return true
+    }
+    guard pane == .search, search.editing, overlay == nil, lyricsView == nil else { return false }
+    switch key {
+    case .escape:
+      search.editing = false
+    case .enter:
+      search.editing = false
+      runSearch(search.editor.text)
+    case .up, .down:
+      let history = (try? library?.recentSearches()) ?? []
+      guard !history.isEmpty else { return true }
+      var index = search.historyIndex ?? -1
+      index = key == .up ? min(history.count - 1, index + 1) : max(-1, index - 1)
+      search.historyIndex = index < 0 ? nil : index
+      search.editor.text = index < 0 ? "" : history[index]
+    case .tab:
+      return false
+    default:
+      _ = search.editor.apply(key)
+    }
+    return true
+  }
+
+  private func submit(_ text: String, for purpose: InputPurpose) {
+    switch purpose {
+    case .command:
+      guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+      do {
+        handle(try CommandParser.parse(text))
+      } catch {
+        setStatus("\(error)", error: true)
+      }
+    case .newPlaylist(let tracks):
+      createPlaylist(named: text, adding: tracks)
+    case .rename(let id):
+      guard let library, !text.isEmpty else { return }
+      do {
+        try library.renamePlaylist(id, to: text)
+        setStatus("renamed to \(text)")
+        refreshLibraryDetail()
+      } catch {
+        setStatus("\(error)", error: true)
+      }
+    }
+  }
+
+  private func confirm(_ action: ConfirmAction) {
+    switch action {
+    case .quit:
+      shouldQuit = true
+    case .deletePlaylist(let id):
+      do {
+        try library?.deletePlaylist(id)
+        setStatus("playlist deleted")
+      } catch {
+        setStatus("\(error)", error: true)
+      }
+    }
+  }
+
+  func createPlaylist(named name: String?, adding tracks: [CatalogTrack]) {
+    guard let library else { return setStatus("the library is not available", error: true) }
+    guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+      overlay = .input(
+        title: "New playlist name:", editor: LineEditor(), purpose: .newPlaylist(adding: tracks))
+      return
+    }
+    do {
+      let playlist = try library.createPlaylist(named: name)
+      if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id) }
+      setStatus("created \(name)\(tracks.isEmpty ? "" : " with \(tracks.count) tracks")")
+    } catch {
+      setStatus("\(error)", error: true)
+    }
+  }
+
+  private func nudge(_ delta: Int) {
+    guard let track = presenter.queue.current else { return }
+    let offset = presenter.nudgeLyrics(by: delta)
+    _ = try? library?.setLyricOffset(offset, for: track.id)
+    setStatus("lyrics offset \(offset > 0 ? "+" : "")\(offset) ms", seconds: 2)
+  }
+}

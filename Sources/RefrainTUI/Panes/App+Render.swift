@@ -1,0 +1,272 @@
+import Foundation
+import RefrainCatalog
+import RefrainCore
+
+/// Drawing: the frame (tabs, now-playing bar, status line) and each pane.
+extension App {
+  /// The smallest terminal Refrain lays out; below it a notice is shown.
+  static let minimumSize = (width: 40, height: 12)
+
+  /// Renders the whole screen for a terminal of `width` × `height`.
+  public func render(width: Int, height: Int) -> ScreenGrid {
+    var grid = ScreenGrid(width: width, height: height)
+    lastHeight = height
+    if let expires = status?.expires, now() >= expires { status = nil }
+    guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
+      grid.put("terminal too small", x: 0, y: 0, maxWidth: width, style: .error)
+      grid.put("(\(width)×\(height), needs 40×12)", x: 0, y: 1, maxWidth: width, style: .dim)
+      return grid
+    }
+    drawTabs(into: &grid)
+    let content = Rect(x: 0, y: 1, width: width, height: height - 3)
+    if lyricsView != nil {
+      drawLyricsView(into: &grid, in: content)
+    } else if pane == .player && details[pane]?.isEmpty != false {
+      drawPlayer(into: &grid, in: content)
+    } else {
+      drawList(into: &grid, in: content)
+    }
+    drawNowPlaying(into: &grid, y: height - 2)
+    drawStatus(into: &grid, y: height - 1)
+    drawOverlay(into: &grid)
+    return grid
+  }
+
+  private func drawTabs(into grid: inout ScreenGrid) {
+    let names: [(Command.Pane, String)] = [
+      (.home, "1 Home"), (.search, "2 Search"), (.library, "3 Library"), (.player, "4 Player"),
+      (.queue, "5 Queue"),
+    ]
+    var x = 0
+    for (target, name) in names {
+      x += grid.put(name, x: x, y: 0, style: target == pane ? .tabActive : .tabInactive)
+      x += 2
+    }
+    let label = "Refrain · \(provider.name)"
+    let labelWidth = DisplayWidth.of(label)
+    if x + labelWidth < grid.width { grid.put(label, x: grid.width - labelWidth, y: 0, style: .dim) }
+  }
+
+  // MARK: - Lists
+
+  private func drawList(into grid: inout ScreenGrid, in area: Rect) {
+    var rect = area
+    if pane == .search && details[pane]?.isEmpty != false {
+      let prompt = search.editing ? "/ \(search.editor.text)▏" : "/ \(search.query)"
+      grid.put(prompt, x: 1, y: rect.y, maxWidth: rect.width - 2, style: search.editing ? .accent : .dim)
+      rect = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
+    }
+    if let detail = details[pane]?.last {
+      grid.put("‹ \(detail.title)", x: 1, y: rect.y, maxWidth: rect.width - 2, style: .accent)
+      rect = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
+    }
+    let rows = currentRows()
+    var position = cursor
+    position.clamp(rows: rows, height: rect.height)
+    cursor = position
+    for (offset, index) in (position.top..<min(rows.count, position.top + rect.height)).enumerated() {
+      let row = rows[index]
+      let y = rect.y + offset
+      let selected = index == position.selection && !row.isHeader
+      let detailWidth = DisplayWidth.of(row.detail)
+      let textWidth = rect.width - 2 - (detailWidth > 0 ? detailWidth + 1 : 0)
+      if selected { grid.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: .selected) }
+      let indent = row.isHeader ? 1 : 2
+      grid.put(row.text, x: rect.x + indent, y: y, maxWidth: textWidth - indent + 1, style: selected ? .selected : row.style)
+      if detailWidth > 0 {
+        grid.put(row.detail, x: rect.x + rect.width - 1 - detailWidth, y: y, style: selected ? .selected : .dim)
+      }
+    }
+  }
+
+  // MARK: - Player
+
+  private func drawPlayer(into grid: inout ScreenGrid, in rect: Rect) {
+    let snapshot = presenter.snapshot
+    guard let track = snapshot.track else {
+      grid.putCentered("Nothing playing. Pick something on Home (1) or Search (2).", x: rect.x, y: rect.y + rect.height / 2, width: rect.width, style: .dim)
+      return
+    }
+    var y = rect.y + 1
+    let coverWidth = rect.height >= 16 && rect.width >= 60 ? 16 : 0
+    if coverWidth > 0 {
+      let cover = Rect(x: 2, y: y, width: coverWidth, height: 8)
+      grid.box(cover, style: .border)
+      grid.putCentered("♪", x: cover.x, y: cover.y + 3, width: cover.width, style: .accent)
+      grid.putCentered("cover", x: cover.x, y: cover.y + 4, width: cover.width, style: .dim)
+    }
+    let textX = coverWidth > 0 ? coverWidth + 5 : 2
+    let textWidth = rect.width - textX - 1
+    grid.put(track.title, x: textX, y: y, maxWidth: textWidth, style: .title)
+    grid.put(track.artist ?? "Unknown artist", x: textX, y: y + 1, maxWidth: textWidth)
+    grid.put(track.album ?? "", x: textX, y: y + 2, maxWidth: textWidth, style: .dim)
+    let modes =
+      "vol \(snapshot.volume)%  shuffle \(snapshot.isShuffled ? "on" : "off")  repeat \(snapshot.repeatMode.rawValue)"
+      + (presenter.lyricOffsetMs != 0 ? "  lyrics \(presenter.lyricOffsetMs > 0 ? "+" : "")\(presenter.lyricOffsetMs) ms" : "")
+    grid.put(modes, x: textX, y: y + 4, maxWidth: textWidth, style: .dim)
+    let queueLine = "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
+    grid.put(queueLine, x: textX, y: y + 5, maxWidth: textWidth, style: .dim)
+    y = coverWidth > 0 ? y + 9 : y + 7
+    drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
+    // The two-line lyrics: the current line and the next, centred.
+    let lyricsY = min(y + 2, rect.y + rect.height - 2)
+    guard lyricsY > y else { return }
+    if let follower = presenter.lyrics, follower.timeline.isSynced {
+      let lines = follower.timeline.lines
+      let current = follower.timeline.index(at: snapshot.position)
+      let currentText = current.map { lines[$0].text } ?? "♪"
+      let nextIndex = (current ?? -1) + 1
+      grid.putCentered(currentText.isEmpty ? "♪" : currentText, x: 1, y: lyricsY, width: rect.width - 2, style: .current)
+      if nextIndex < lines.count {
+        grid.putCentered(lines[nextIndex].text, x: 1, y: lyricsY + 1, width: rect.width - 2, style: .dim)
+      }
+    } else {
+      grid.putCentered(lyricsNotice ?? (presenter.lyrics == nil ? "no lyrics" : "plain lyrics: press l"), x: 1, y: lyricsY, width: rect.width - 2, style: .dim)
+    }
+  }
+
+  private func drawProgress(into grid: inout ScreenGrid, x: Int, y: Int, width: Int, snapshot: PlaybackSnapshot) {
+    let elapsed = Self.clock(snapshot.position)
+    let total = Self.clock(snapshot.duration)
+    let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(total) - 4
+    guard barWidth > 2 else { return }
+    let fraction = snapshot.duration.map { $0 > 0 ? min(1, snapshot.position / $0) : 0 } ?? 0
+    let filled = Int(Double(barWidth) * fraction)
+    let bar = String(repeating: "=", count: filled) + String(repeating: "-", count: barWidth - filled)
+    let used = grid.put(elapsed.isEmpty ? "0:00" : elapsed, x: x, y: y)
+    grid.put("[\(bar)]", x: x + used + 1, y: y, style: .progress)
+    grid.put(total, x: x + used + barWidth + 4, y: y)
+  }
+
+  // MARK: - Lyrics view
+
+  private func drawLyricsView(into grid: inout ScreenGrid, in rect: Rect) {
+    let view = lyricsView ?? LyricsViewState()
+    let header =
+      "Lyrics — seek mode \(view.seekMode ? "ON" : "off") (s) · \(view.following ? "following" : "scrolled: f follows") · Esc closes"
+    grid.put(header, x: 1, y: rect.y, maxWidth: rect.width - 2, style: .title)
+    let body = Rect(x: rect.x + 2, y: rect.y + 1, width: rect.width - 4, height: rect.height - 1)
+    guard let follower = presenter.lyrics, !follower.timeline.lines.isEmpty else {
+      grid.putCentered(lyricsNotice ?? "no lyrics", x: body.x, y: body.y + body.height / 2, width: body.width, style: .dim)
+      return
+    }
+    let timeline = follower.timeline
+    let position = presenter.snapshot.position
+    let current = timeline.isSynced ? timeline.index(at: position) : nil
+    let focus = view.following ? (current ?? 0) : (view.selection ?? current ?? 0)
+    // Wrap every line; remember where each starts.
+    var wrapped: [(line: Int, text: String)] = []
+    var starts: [Int] = []
+    for (index, line) in timeline.lines.enumerated() {
+      starts.append(wrapped.count)
+      let text = line.text.isEmpty ? "♪" : TerminalSanitizer.clean(line.text)
+      for piece in DisplayWidth.wrap(text, to: body.width) { wrapped.append((index, piece)) }
+    }
+    let focusRow = starts.indices.contains(focus) ? starts[focus] : 0
+    // The focused line stays centred: rows above the first line are left blank.
+    let top = focusRow - body.height / 2
+    for row in 0..<body.height where wrapped.indices.contains(top + row) {
+      let entry = wrapped[top + row]
+      let y = body.y + row
+      if entry.line == current {
+        if drawWords(of: timeline, line: entry.line, text: entry.text, at: position, into: &grid, x: body.x, y: y, width: body.width) {
+          continue
+        }
+      }
+      let style: Style
+      if entry.line == current {
+        style = .current
+      } else if !view.following, entry.line == view.selection {
+        style = .selected
+      } else {
+        style = .normal
+      }
+      grid.put(entry.text, x: body.x, y: y, maxWidth: body.width, style: style)
+    }
+    if !view.following, let selection = view.selection, starts.indices.contains(selection) {
+      grid.put("›", x: body.x - 2, y: body.y + (starts[selection] - top), style: .accent)
+    }
+  }
+
+  /// Draws a word-timed current line word by word; false when the line has no words.
+  private func drawWords(
+    of timeline: LyricTimeline, line: Int, text: String, at position: Double,
+    into grid: inout ScreenGrid, x: Int, y: Int, width: Int
+  ) -> Bool {
+    guard let words = timeline.lines[line].words, !words.isEmpty,
+      DisplayWidth.of(text) <= width, text == timeline.lines[line].text
+    else { return false }
+    let currentWord = timeline.wordIndex(line: line, at: position)
+    var column = x
+    for (index, word) in words.enumerated() {
+      let style: Style = index == currentWord ? .currentWord : .current
+      column += grid.put(word.text, x: column, y: y, maxWidth: x + width - column, style: style)
+      if index < words.count - 1 { column += grid.put(" ", x: column, y: y, style: .current) }
+    }
+    return true
+  }
+
+  // MARK: - Bottom lines
+
+  private func drawNowPlaying(into grid: inout ScreenGrid, y: Int) {
+    let snapshot = presenter.snapshot
+    guard let track = snapshot.track else {
+      grid.put("■ stopped", x: 1, y: y, style: .dim)
+      return
+    }
+    let icon: String
+    switch snapshot.state {
+    case .playing: icon = "▶"
+    case .paused: icon = "⏸"
+    case .loading: icon = "…"
+    case .idle, .stopped: icon = "■"
+    }
+    let time = "\(Self.clock(snapshot.position).isEmpty ? "0:00" : Self.clock(snapshot.position)) / \(Self.clock(snapshot.duration))"
+    let timeWidth = DisplayWidth.of(time)
+    let title = "\(icon) \(track.title)\(track.artist.map { " — \($0)" } ?? "")"
+    grid.put(title, x: 1, y: y, maxWidth: grid.width - timeWidth - 4, style: .accent)
+    grid.put(time, x: grid.width - timeWidth - 1, y: y, style: .progress)
+  }
+
+  private func drawStatus(into grid: inout ScreenGrid, y: Int) {
+    grid.fill(Rect(x: 0, y: y, width: grid.width, height: 1), style: .status)
+    if case .input(let title, let editor, _) = overlay {
+      grid.put("\(title) \(editor.text)▏", x: 0, y: y, maxWidth: grid.width, style: .status)
+    } else if case .confirm(let question, _) = overlay {
+      grid.put(question, x: 0, y: y, maxWidth: grid.width, style: .status)
+    } else if let status {
+      grid.put(status.text, x: 1, y: y, maxWidth: grid.width - 2, style: status.isError ? .error : .status)
+    } else {
+      grid.put("? help  / search  l lyrics  space play/pause  q back", x: 1, y: y, maxWidth: grid.width - 2, style: .status)
+    }
+  }
+
+  private func drawOverlay(into grid: inout ScreenGrid) {
+    switch overlay {
+    case .help:
+      let bindings = keyMap.bindings(in: helpContext)
+      let width = min(grid.width - 4, 64)
+      let height = min(grid.height - 4, bindings.count + 2)
+      let box = Rect(x: (grid.width - width) / 2, y: 2, width: width, height: height)
+      grid.fill(box)
+      grid.box(box, title: "Keys (any key closes)")
+      for (row, binding) in bindings.prefix(height - 2).enumerated() {
+        grid.put(binding.key.description, x: box.x + 2, y: box.y + 1 + row, maxWidth: 10, style: .accent)
+        grid.put(binding.help, x: box.x + 13, y: box.y + 1 + row, maxWidth: width - 15)
+      }
+    case .picker(let tracks, let playlists, let cursor):
+      let names = playlists.map(\.name) + ["+ New playlist…"]
+      let width = min(grid.width - 4, 50)
+      let height = min(grid.height - 4, names.count + 2)
+      let box = Rect(x: (grid.width - width) / 2, y: 3, width: width, height: height)
+      grid.fill(box)
+      grid.box(box, title: "Add \(tracks.count) to playlist")
+      for (row, name) in names.prefix(height - 2).enumerated() {
+        let style: Style = row == cursor.selection ? .selected : .normal
+        grid.put(name, x: box.x + 2, y: box.y + 1 + row, maxWidth: width - 4, style: style)
+      }
+    default:
+      break
+    }
+  }
+}

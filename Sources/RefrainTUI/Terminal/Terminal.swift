@@ -1,0 +1,124 @@
+import CNcursesw
+import CTUIShims
+import Foundation
+
+/// The only place Refrain talks to ncurses: set-up, key input and copying grids out.
+///
+/// Call it from one thread only. Frames are diffed row by row against the last frame,
+/// and ncurses sends only the changed cells (`wnoutrefresh` + `doupdate`).
+public final class Terminal {
+  private var last: ScreenGrid?
+  private var pairs: [Style: (attrs: UInt32, pair: Int32)] = [:]
+  private var started = false
+
+  /// Creates a terminal; nothing happens until ``start(colors:)``.
+  public init() {}
+
+  /// Takes over the terminal: UTF-8 locale, raw keys, no echo, hidden cursor, colours.
+  public func start(colors: Bool) {
+    setlocale(LC_ALL, "")
+    _ = refrain_set_utf8_ctype()
+    _ = initscr()
+    _ = cbreak()
+    _ = noecho()
+    _ = nonl()
+    let screen = refrain_stdscr().assumingMemoryBound(to: WINDOW.self)
+    _ = keypad(screen, true)
+    _ = set_escdelay(25)
+    _ = curs_set(0)
+    wtimeout(screen, 0)
+    pairs = Theme.attributes(colors: colors && refrain_has_colors() != 0)
+    started = true
+  }
+
+  /// Gives the terminal back as it was.
+  public func stop() {
+    guard started else { return }
+    _ = curs_set(1)
+    _ = endwin()
+    started = false
+  }
+
+  /// The size in columns and rows.
+  public var size: (width: Int, height: Int) {
+    (Int(refrain_cols()), Int(refrain_rows()))
+  }
+
+  /// Reads every key that is waiting, without blocking.
+  public func readKeys() -> [Key] {
+    var keys: [Key] = []
+    var value: UInt32 = 0
+    var isFunction: Int32 = 0
+    while refrain_get_key(&value, &isFunction) != 0 {
+      if let key = Self.key(value: value, isFunction: isFunction != 0) { keys.append(key) }
+    }
+    return keys
+  }
+
+  /// Copies the changed rows of `grid` to the screen and updates the terminal.
+  public func draw(_ grid: ScreenGrid) {
+    let resized = last.map { $0.width != grid.width || $0.height != grid.height } ?? true
+    if resized { _ = clearok(refrain_stdscr().assumingMemoryBound(to: WINDOW.self), true) }
+    for y in 0..<grid.height where resized || last.map({ grid.rowDiffers(y, from: $0) }) ?? true {
+      drawRow(y, of: grid)
+    }
+    last = grid
+    _ = wnoutrefresh(refrain_stdscr().assumingMemoryBound(to: WINDOW.self))
+    _ = doupdate()
+  }
+
+  /// Forgets the last frame, so the next draw repaints everything (after a resize).
+  public func invalidate() {
+    last = nil
+  }
+
+  private func drawRow(_ y: Int, of grid: ScreenGrid) {
+    var x = 0
+    while x < grid.width {
+      let style = grid[x, y].style
+      var run: [wchar_t] = []
+      let runStart = x
+      while x < grid.width, grid[x, y].style == style {
+        for scalar in grid[x, y].text.unicodeScalars { run.append(wchar_t(scalar.value)) }
+        x += 1
+      }
+      let look = pairs[style] ?? (0, 0)
+      run.append(0)
+      // The last cell of the screen would scroll it; ncurses refuses that write harmlessly.
+      _ = refrain_put(Int32(y), Int32(runStart), run, Int32(run.count - 1), look.attrs, look.pair)
+    }
+  }
+
+  private static func key(value: UInt32, isFunction: Bool) -> Key? {
+    if isFunction {
+      let code = Int32(value)
+      switch code {
+      case refrain_key_code("up"): return .up
+      case refrain_key_code("down"): return .down
+      case refrain_key_code("left"): return .left
+      case refrain_key_code("right"): return .right
+      case refrain_key_code("pageup"): return .pageUp
+      case refrain_key_code("pagedown"): return .pageDown
+      case refrain_key_code("home"): return .home
+      case refrain_key_code("end"): return .end
+      case refrain_key_code("backspace"): return .backspace
+      case refrain_key_code("enter"): return .enter
+      case refrain_key_code("delete"): return .delete
+      case refrain_key_code("btab"): return .backTab
+      case refrain_key_code("resize"): return .resize
+      case refrain_key_code("f1"): return .function(1)
+      default: return nil
+      }
+    }
+    switch value {
+    case 9: return .tab
+    case 10, 13: return .enter
+    case 27: return .escape
+    case 8, 127: return .backspace
+    case 1...26: return .ctrl(Character(Unicode.Scalar(value + 96) ?? "?"))
+    default:
+      guard let scalar = Unicode.Scalar(value) else { return nil }
+      return .character(Character(scalar))
+    }
+  }
+}
