@@ -1,6 +1,7 @@
 import Foundation
 import RefrainAudio
 import RefrainCore
+import RefrainTUI
 
 /// Runs `refrain play`: one `poll()` loop over the player's wake-up pipe and stdin, with a
 /// single timer set to the next moment something is due (a position event, a lyric line,
@@ -25,6 +26,8 @@ final class HeadlessSession {
   private var trackStart = 0.0
   private var nextPositionEvent = 0.0
   private var explicitLyrics: LyricsDocument?
+  private let inbox = Inbox<HeadlessSession>()
+  private let lyricsLoader = LyricsLoading.makeLoader()
   private var stdinOpen: Bool
   private var stdinBuffer = [UInt8]()
   private var done = false
@@ -48,12 +51,16 @@ final class HeadlessSession {
     }
     presenter.playAll(tracks, startAt: 0, position: options.start)
     while !done {
-      var fds = [pollfd(fd: engine.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)]
+      var fds = [
+        pollfd(fd: engine.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: inbox.fileDescriptor, events: Int16(POLLIN), revents: 0),
+      ]
       if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
       let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
       if ready < 0 && errno != EINTR { break }
       if fds[0].revents != 0 { handlePlayerEvents() }
-      if fds.count > 1, fds[1].revents != 0 { readCommands() }
+      if fds[1].revents != 0 { for job in inbox.drain() { job(self) } }
+      if fds.count > 2, fds[2].revents != 0 { readCommands() }
       tick()
     }
     engine.shutdown()
@@ -124,15 +131,23 @@ final class HeadlessSession {
     if presenter.isFinished { done = true }
   }
 
-  /// Shows the lyrics for `track`: `--lyrics` for the first track, else a sidecar `.lrc`.
+  /// Shows the lyrics for `track`: `--lyrics` for the first track, else what the lyric
+  /// sources find (sidecar `.lrc`, ID3 tags, the cache, the online service), when it arrives.
   private func loadLyrics(for track: Track) {
-    var document: LyricsDocument?
+    presenter.setLyrics(nil)
     if track == tracks.first, let explicitLyrics {
-      document = explicitLyrics
-    } else if let path = SidecarLyrics.find(for: track) {
-      document = try? LyricsDocument.load(from: URL(fileURLWithPath: path))
+      presenter.setLyrics(explicitLyrics)
+      return
     }
-    presenter.setLyrics(document)
+    let loader = lyricsLoader
+    let inbox = inbox
+    Task.detached {
+      let document = await loader(track).document
+      inbox.post { session in
+        guard session.presenter.queue.current == track else { return }
+        session.presenter.setLyrics(document)
+      }
+    }
   }
 
   // MARK: - Commands on stdin

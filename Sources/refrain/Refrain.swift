@@ -6,7 +6,10 @@ struct Refrain: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "refrain",
     abstract: "A keyboard-driven terminal music player with synchronized lyrics.",
-    subcommands: [StartCommand.self, PlayCommand.self, LyricsCommand.self],
+    subcommands: [
+      StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
+      SearchCommand.self, LibraryStressCommand.self,
+    ],
     defaultSubcommand: StartCommand.self
   )
 }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Replaces a file in one step, so readers see the old bytes or the new, never half of them.
 enum LyricsAtomicFile {
-  /// Writes `data` to a temporary file beside `url`, flushes it to disk, then renames it over
-  /// `url`. Creates the folder when needed; on failure the old file is left untouched.
+  /// Writes `data` to `url` through a temporary file renamed over it.
+  ///
+  /// The temporary file sits beside `url` and is flushed to disk before the rename. Creates
+  /// the folder when needed; on failure the old file is left untouched.
   static func write(_ data: Data, to url: URL) throws {
     let folder = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

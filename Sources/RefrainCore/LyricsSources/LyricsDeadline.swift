@@ -2,9 +2,12 @@ import Foundation
 
 /// Runs an async operation with a time limit, returning at the limit even when the operation
 /// ignores cancellation (it is cancelled and left to finish on its own).
-enum LyricsDeadline {
+///
+/// The lyrics resolver limits a whole lookup with it, and online sources limit each request
+/// (Foundation's own URLSession time-outs are whole seconds on Linux).
+public enum LyricsDeadline {
   /// How a limited operation ended.
-  enum Outcome<Value: Sendable>: Sendable {
+  public enum Outcome<Value: Sendable>: Sendable {
     /// The operation returned in time.
     case value(Value)
     /// The operation threw in time.
@@ -16,7 +19,7 @@ enum LyricsDeadline {
   }
 
   /// Runs `operation`, giving up after `seconds`.
-  static func run<Value: Sendable>(
+  public static func run<Value: Sendable>(
     seconds: Double, _ operation: @escaping @Sendable () async throws -> Value
   ) async -> Outcome<Value> {
     let race = Race<Value>()
@@ -67,7 +70,7 @@ enum LyricsDeadline {
       let over = done
       if !over { self.tasks = tasks }
       lock.unlock()
-      if over { tasks.forEach { $0.cancel() } }
+      if over { for task in tasks { task.cancel() } }
     }
 
     /// Reports an outcome; only the first one counts.
@@ -85,7 +88,7 @@ enum LyricsDeadline {
       tasks = []
       lock.unlock()
       continuation?.resume(returning: outcome)
-      losers.forEach { $0.cancel() }
+      for task in losers { task.cancel() }
     }
   }
 }

@@ -11,7 +11,12 @@ extension LyricsDocument {
     for key in tags.keys.sorted() where key != "offset" {
       out.append("[\(key):\(Self.singleLine(tags[key] ?? ""))]")
     }
-    if offsetMs != 0 { out.append("[offset:\(offsetMs)]") }
+    // Keep the file's own offset tag when it still means `offsetMs` (`+1000`, `abc`).
+    if let raw = tags["offset"], LRCParser.parse("[offset:\(raw)]").offsetMs == offsetMs {
+      out.append("[offset:\(Self.singleLine(raw))]")
+    } else if offsetMs != 0 {
+      out.append("[offset:\(offsetMs)]")
+    }
     for line in lines {
       guard isSynced else {
         out.append(Self.singleLine(line.text))

@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A pure-Swift tag reader: ID3v2.2–2.4 and ID3v1 text fields, and a duration estimated from
+/// the Xing/Info or VBRI frame count or, for constant-bitrate audio, from the bitrate.
+///
+/// It reads only the tag and the first 64 KB of audio, so a large library indexes quickly.
+/// It returns `duration == nil` for variable-bitrate audio without a frame count; the
+/// composition root then asks the decoder, which scans the whole file.
+public struct ID3TagReader: TagReader {
+  /// The largest ID3v2 tag read in full (bigger ones carry huge pictures; text comes first).
+  static let maximumTagBytes = 4 << 20
+  /// How much audio is examined for the first frames.
+  static let audioWindow = 64 << 10
+
+  /// Creates a reader.
+  public init() {}
+
+  public func readTags(atPath path: String) throws -> LocalTrackInfo {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw TagReadError(String(cString: strerror(errno)))
+    }
+    let size = Int(status.st_size)
+    guard size > 0 else { throw TagReadError("the file is empty") }
+
+    var v2: ID3v2Tag?
+    var audioStart = 0
+    let header = try Self.read(descriptor, at: 0, count: min(size, 10))
+    if let total = ID3v2Tag.totalSize(header: header) {
+      let tagBytes = try Self.read(
+        descriptor, at: 0, count: min(total, size, Self.maximumTagBytes))
+      v2 = ID3v2Tag(bytes: tagBytes)
+      audioStart = min(total, size)
+    }
+    var v1: ID3v1Tag?
+    if size - audioStart >= 128 {
+      v1 = ID3v1Tag(try Self.read(descriptor, at: size - 128, count: 128))
+    }
+    let audioEnd = size - (v1 == nil ? 0 : 128)
+    let window = try Self.read(
+      descriptor, at: audioStart, count: max(0, min(Self.audioWindow, audioEnd - audioStart)))
+    guard
+      let estimate = MPEGDurationEstimator.estimate(
+        window, baseOffset: audioStart, audioEnd: audioEnd)
+    else { throw TagReadError("no MP3 audio found") }
+
+    return LocalTrackInfo(
+      title: v2?.title ?? v1?.title, artist: v2?.artist ?? v1?.artist,
+      albumArtist: v2?.albumArtist, album: v2?.album ?? v1?.album,
+      trackNumber: v2?.trackNumber ?? v1?.trackNumber, year: v2?.year ?? v1?.year,
+      duration: estimate.duration)
+  }
+
+  /// Reads up to `count` bytes at `offset`.
+  private static func read(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
+    guard count > 0 else { return [] }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return pread(descriptor, base + filled, count - filled, off_t(offset + filled))
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw TagReadError(String(cString: strerror(errno)))
+      }
+      if got == 0 { break }
+      filled += got
+    }
+    return filled == count ? bytes : Array(bytes.prefix(filled))
+  }
+}
+
+/// The 128-byte ID3v1 (and v1.1) tag at the end of a file.
+struct ID3v1Tag: Equatable {
+  var title: String?
+  var artist: String?
+  var album: String?
+  var year: Int?
+  var trackNumber: Int?
+
+  /// Parses the last 128 bytes of a file; `nil` when they are not a tag.
+  init?(_ bytes: [UInt8]) {
+    guard bytes.count == 128, bytes[0] == 0x54, bytes[1] == 0x41, bytes[2] == 0x47 else {
+      return nil
+    }
+    title = Self.field(bytes[3..<33])
+    artist = Self.field(bytes[33..<63])
+    album = Self.field(bytes[63..<93])
+    year = Self.field(bytes[93..<97]).flatMap { Int($0) }
+    if bytes[125] == 0, bytes[126] != 0 { trackNumber = Int(bytes[126]) }
+  }
+
+  /// A fixed-width Latin-1 field, cut at the first NUL and trimmed.
+  private static func field(_ bytes: ArraySlice<UInt8>) -> String? {
+    let text = (String(bytes: bytes.prefix { $0 != 0 }, encoding: .isoLatin1) ?? "")
+      .trimmingCharacters(in: .whitespaces)
+    return text.isEmpty ? nil : text
+  }
+}

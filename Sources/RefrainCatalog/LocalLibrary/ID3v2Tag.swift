@@ -1,0 +1,193 @@
+import Foundation
+
+/// The text fields Refrain indexes, parsed from an ID3v2.2, v2.3 or v2.4 tag.
+///
+/// Only text frames are decoded; pictures, lyrics and comments are skipped by size. Broken
+/// frames end the parse quietly and keep what was read before them.
+struct ID3v2Tag: Equatable {
+  var title: String?
+  var artist: String?
+  var albumArtist: String?
+  var album: String?
+  var trackNumber: Int?
+  var year: Int?
+
+  /// The size of the whole tag (header, frames, padding, footer) when `header` starts one.
+  ///
+  /// `header` must hold at least the 10-byte tag header.
+  static func totalSize(header: [UInt8]) -> Int? {
+    guard header.count >= 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33,
+      header[3] >= 2, header[3] <= 4, header[4] != 0xFF
+    else { return nil }
+    guard let size = syncsafe(header, at: 6) else { return nil }
+    let footer = header[3] == 4 && header[5] & 0x10 != 0 ? 10 : 0
+    return 10 + size + footer
+  }
+
+  /// Parses `bytes`, which start with the tag header and hold the whole tag.
+  init?(bytes: [UInt8]) {
+    guard let total = Self.totalSize(header: bytes) else { return nil }
+    let version = bytes[3]
+    let flags = bytes[5]
+    var body = Array(bytes[10..<min(bytes.count, total)])
+    // v2.2/v2.3 unsynchronise the whole tag; v2.4 marks it per frame (the tag flag implies all).
+    if flags & 0x80 != 0, version < 4 { body = Self.removingUnsync(body) }
+    var offset = 0
+    if flags & 0x40 != 0, version >= 3 {
+      // Skip the extended header: v2.3 gives its size without the size field, v2.4 with it.
+      if version == 3, let size = Self.bigEndian(body, at: 0, count: 4) {
+        offset = 4 + size
+      } else if let size = Self.syncsafe(body, at: 0) {
+        offset = size
+      }
+    }
+    let idLength = version == 2 ? 3 : 4
+    let headerLength = version == 2 ? 6 : 10
+    while offset + headerLength <= body.count {
+      guard body[offset] != 0 else { break }  // Padding.
+      let id = String(decoding: body[offset..<offset + idLength], as: UTF8.self)
+      let sizeValue: Int?
+      switch version {
+      case 2: sizeValue = Self.bigEndian(body, at: offset + 3, count: 3)
+      case 3: sizeValue = Self.bigEndian(body, at: offset + 4, count: 4)
+      default: sizeValue = Self.syncsafe(body, at: offset + 4)
+      }
+      guard let size = sizeValue, size >= 0, offset + headerLength + size <= body.count else {
+        break
+      }
+      let start = offset + headerLength
+      var content = Array(body[start..<start + size])
+      offset = start + size
+      if version >= 3 {
+        let frameFlags = body[start - 1]
+        guard let usable = Self.frameContent(content, flags: frameFlags, version: version,
+          tagUnsync: flags & 0x80 != 0)
+        else { continue }
+        content = usable
+      }
+      apply(frame: id, text: Self.text(content))
+    }
+    if title == nil, artist == nil, album == nil, trackNumber == nil, year == nil,
+      albumArtist == nil
+    {
+      return nil
+    }
+  }
+
+  /// Stores a text frame's value under the field it names.
+  private mutating func apply(frame id: String, text: String?) {
+    guard let text else { return }
+    switch id {
+    case "TIT2", "TT2": title = title ?? text
+    case "TPE1", "TP1": artist = artist ?? text
+    case "TPE2", "TP2": albumArtist = albumArtist ?? text
+    case "TALB", "TAL": album = album ?? text
+    case "TRCK", "TRK": trackNumber = trackNumber ?? Self.leadingNumber(text)
+    case "TYER", "TYE", "TDRC", "TDOR", "TORY":
+      if year == nil, let number = Self.leadingNumber(String(text.prefix(4))), number > 0 {
+        year = number
+      }
+    default: break
+    }
+  }
+
+  // MARK: - Frame contents
+
+  /// The frame's content after its flags are honoured; `nil` for compressed or encrypted frames.
+  private static func frameContent(_ content: [UInt8], flags: UInt8, version: UInt8, tagUnsync: Bool)
+    -> [UInt8]?
+  {
+    var content = content
+    if version == 3 {
+      guard flags & 0xC0 == 0 else { return nil }  // Compressed or encrypted.
+      if flags & 0x20 != 0 { content = Array(content.dropFirst()) }  // Group byte.
+      return content
+    }
+    guard flags & 0x0C == 0 else { return nil }  // Compressed or encrypted.
+    if flags & 0x40 != 0 { content = Array(content.dropFirst()) }  // Group byte.
+    if flags & 0x01 != 0 { content = Array(content.dropFirst(4)) }  // Data length indicator.
+    if flags & 0x02 != 0 || tagUnsync { content = removingUnsync(content) }
+    return content
+  }
+
+  /// The first string of a text frame, trimmed; `nil` when empty.
+  static func text(_ content: [UInt8]) -> String? {
+    guard let encoding = content.first else { return nil }
+    let data = content.dropFirst()
+    let decoded: String?
+    switch encoding {
+    case 0:
+      decoded = String(bytes: data.prefix { $0 != 0 }, encoding: .isoLatin1)
+    case 1, 2:
+      decoded = utf16(Array(data), bigEndianByDefault: encoding == 2)
+    case 3:
+      decoded = String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
+    default:
+      decoded = nil
+    }
+    let trimmed = decoded?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
+  /// Decodes UTF-16 up to the first NUL code unit, honouring a byte-order mark.
+  private static func utf16(_ bytes: [UInt8], bigEndianByDefault: Bool) -> String {
+    var bigEndian = bigEndianByDefault
+    var index = 0
+    if bytes.count >= 2 {
+      if bytes[0] == 0xFF, bytes[1] == 0xFE {
+        bigEndian = false
+        index = 2
+      } else if bytes[0] == 0xFE, bytes[1] == 0xFF {
+        bigEndian = true
+        index = 2
+      }
+    }
+    var units: [UInt16] = []
+    while index + 1 < bytes.count {
+      let unit =
+        bigEndian
+        ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+        : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index])
+      if unit == 0 { break }
+      units.append(unit)
+      index += 2
+    }
+    return String(decoding: units, as: UTF16.self)
+  }
+
+  // MARK: - Numbers
+
+  /// A 28-bit "synchsafe" integer (7 bits per byte).
+  static func syncsafe(_ bytes: [UInt8], at offset: Int) -> Int? {
+    guard offset >= 0, offset + 4 <= bytes.count else { return nil }
+    var value = 0
+    for byte in bytes[offset..<offset + 4] {
+      value = value << 7 | Int(byte & 0x7F)
+    }
+    return value
+  }
+
+  /// A plain big-endian integer of `count` bytes.
+  static func bigEndian(_ bytes: [UInt8], at offset: Int, count: Int) -> Int? {
+    guard offset >= 0, offset + count <= bytes.count else { return nil }
+    return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
+  }
+
+  /// The number at the start of `text` ("3/12" → 3).
+  static func leadingNumber(_ text: String) -> Int? {
+    let digits = text.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+    return digits.isEmpty ? nil : Int(digits)
+  }
+
+  /// Undoes ID3 unsynchronisation: every `FF 00` becomes `FF`.
+  private static func removingUnsync(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var previous: UInt8 = 0
+    for byte in bytes {
+      if !(previous == 0xFF && byte == 0x00) { out.append(byte) }
+      previous = byte
+    }
+    return out
+  }
+}

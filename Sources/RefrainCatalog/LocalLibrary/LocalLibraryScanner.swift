@@ -1,0 +1,265 @@
+import Foundation
+import GRDB
+
+/// Indexes the MP3 files in the user's folders into the library file.
+///
+/// A scan walks the folders, skips files whose size and modification time are unchanged,
+/// reads the tags of new and changed files on every core, and writes them in batches of
+/// ``batchSize`` files per transaction. Indexed files under the scanned folders that are gone
+/// are dropped; a folder that does not exist (an unplugged disk) is reported and its tracks are
+/// kept.
+public struct LocalLibraryScanner: Sendable {
+  /// The library the index lives in.
+  public let store: LibraryStore
+  /// Reads each file's tags and duration.
+  public let tagReader: any TagReader
+  /// Files written per transaction.
+  public var batchSize: Int
+  /// Tag reads run at once.
+  public var concurrency: Int
+
+  /// Creates a scanner.
+  public init(
+    store: LibraryStore, tagReader: any TagReader, batchSize: Int = 500,
+    concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
+    self.store = store
+    self.tagReader = tagReader
+    self.batchSize = max(1, batchSize)
+    self.concurrency = max(1, concurrency)
+  }
+
+  /// Scans `folders` recursively; `progress` is called on the calling thread, at most about
+  /// ten times a second and once at the end.
+  public func scan(
+    folders: [String], progress: @escaping (ScanProgress) -> Void = { _ in }
+  ) throws
+    -> ScanSummary
+  {
+    let start = Date()
+    var summary = ScanSummary()
+    var found: [String: FoundFile] = [:]
+    for folder in folders {
+      guard let canonical = FolderWalker.canonicalFolder(folder) else {
+        summary.missingFolders.append(folder)
+        continue
+      }
+      guard !summary.folders.contains(canonical) else { continue }
+      summary.folders.append(canonical)
+      let walk = FolderWalker.walk(canonical)
+      summary.problems += walk.problems
+      for file in walk.files { found[file.path] = file }
+    }
+
+    let known = try knownFiles(under: summary.folders)
+    var toRead: [FoundFile] = []
+    var lyricsChanged: [FoundFile] = []
+    for file in found.values.sorted(by: { $0.path < $1.path }) {
+      if let old = known[file.path], old.size == file.size, old.mtime == file.mtime {
+        if old.lyricsPath != file.lyricsPath, !old.failed {
+          lyricsChanged.append(file)
+        } else {
+          summary.unchanged += 1
+        }
+      } else {
+        toRead.append(file)
+      }
+    }
+    let removed = known.keys.filter { found[$0] == nil }.sorted()
+    let removedTracks = removed.filter { known[$0]?.failed == false }.count
+    try store.write { db in
+      try LocalLibraryIndex.remove(paths: removed, in: db)
+      for file in lyricsChanged {
+        try db.execute(
+          sql: """
+            UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
+            """,
+          arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
+      }
+    }
+    summary.removed = removedTracks
+    summary.updated = lyricsChanged.count
+
+    var meter = ProgressMeter(start: start, total: found.count, report: progress)
+    meter.advance(to: summary.unchanged + lyricsChanged.count)
+    var index = LocalLibraryIndex()
+    for batchStart in stride(from: 0, to: toRead.count, by: batchSize) {
+      let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
+      let results = readTags(batch)
+      try store.write { db in
+        for (file, result) in zip(batch, results) {
+          switch result {
+          case .success(let info):
+            let isNew = try index.upsert(info, file: file, in: db)
+            try db.execute(
+              sql: "DELETE FROM local_scan_failures WHERE path = ?", arguments: [file.path])
+            if isNew { summary.added += 1 } else { summary.updated += 1 }
+          case .failure(let error):
+            try db.execute(sql: "DELETE FROM local_tracks WHERE path = ?", arguments: [file.path])
+            try db.execute(
+              sql: """
+                INSERT OR REPLACE INTO local_scan_failures (path, size, mtime, reason)
+                VALUES (?, ?, ?, ?)
+                """,
+              arguments: [file.path, file.size, file.mtime, error.reason])
+            summary.failed += 1
+            if summary.failures.count < 20 {
+              summary.failures.append("\(file.path): \(error.reason)")
+            }
+          }
+        }
+      }
+      meter.advance(by: batch.count)
+    }
+
+    try store.write { db in
+      try LocalLibraryIndex.removeOrphans(in: db)
+      let now = LibraryStore.now()
+      for folder in summary.folders {
+        try db.execute(
+          sql: """
+            INSERT INTO local_folders (path, added_at, last_scan_at) VALUES (?, ?, ?)
+            ON CONFLICT (path) DO UPDATE SET last_scan_at = excluded.last_scan_at
+            """,
+          arguments: [folder, now, now])
+      }
+    }
+    meter.finish()
+    summary.elapsed = Date().timeIntervalSince(start)
+    return summary
+  }
+
+  /// Indexes tracks without reading files (imports and benchmarks); paths must be unique.
+  public func importTracks(_ tracks: [(path: String, info: LocalTrackInfo)]) throws {
+    var index = LocalLibraryIndex()
+    for batchStart in stride(from: 0, to: tracks.count, by: batchSize) {
+      let batch = tracks[batchStart..<min(tracks.count, batchStart + batchSize)]
+      try store.write { db in
+        for track in batch {
+          let file = FoundFile(path: track.path, size: 0, mtime: 0, lyricsPath: nil)
+          try index.upsert(track.info, file: file, in: db)
+        }
+      }
+    }
+    try store.write { db in try LocalLibraryIndex.removeOrphans(in: db) }
+  }
+
+  /// The folders scanned before, for a rescan of everything.
+  public func knownFolders() throws -> [String] {
+    try store.read { db in
+      try String.fetchAll(db, sql: "SELECT path FROM local_folders ORDER BY path")
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// What the index holds about one file.
+  private struct KnownFile {
+    var size: Int64
+    var mtime: Int64
+    var lyricsPath: String?
+    var failed: Bool
+  }
+
+  /// The indexed and failed files under `folders`, by path.
+  private func knownFiles(under folders: [String]) throws -> [String: KnownFile] {
+    try store.read { db in
+      var known: [String: KnownFile] = [:]
+      for folder in folders {
+        // Every path under `folder/` sorts between "folder/" and "folder0" ("0" follows "/").
+        let low = folder == "/" ? "/" : folder + "/"
+        let high = folder == "/" ? "0" : folder + "0"
+        let tracks = try Row.fetchCursor(
+          db, sql: """
+            SELECT path, size, mtime, lyrics_path FROM local_tracks WHERE path >= ? AND path < ?
+            """,
+          arguments: [low, high])
+        while let row = try tracks.next() {
+          known[row["path"]] = KnownFile(
+            size: row["size"], mtime: row["mtime"], lyricsPath: row["lyrics_path"], failed: false)
+        }
+        let failures = try Row.fetchCursor(
+          db, sql: "SELECT path, size, mtime FROM local_scan_failures WHERE path >= ? AND path < ?",
+          arguments: [low, high])
+        while let row = try failures.next() {
+          known[row["path"]] = KnownFile(
+            size: row["size"], mtime: row["mtime"], lyricsPath: nil, failed: true)
+        }
+      }
+      return known
+    }
+  }
+
+  /// Reads the tags of `files` on up to ``concurrency`` threads, in order.
+  private func readTags(_ files: [FoundFile]) -> [Result<LocalTrackInfo, TagReadError>] {
+    let slots = ResultSlots(count: files.count)
+    let reader = tagReader
+    let lanes = min(concurrency, files.count)
+    DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+      for item in stride(from: lane, to: files.count, by: lanes) {
+        do {
+          slots.set(item, .success(try reader.readTags(atPath: files[item].path)))
+        } catch let error as TagReadError {
+          slots.set(item, .failure(error))
+        } catch {
+          slots.set(item, .failure(TagReadError("\(error)")))
+        }
+      }
+    }
+    return slots.values
+  }
+}
+
+/// One result slot per file, each written by exactly one thread.
+private final class ResultSlots: @unchecked Sendable {
+  private var storage: [Result<LocalTrackInfo, TagReadError>]
+  private let lock = NSLock()
+
+  init(count: Int) {
+    storage = Array(repeating: .failure(TagReadError("not read")), count: count)
+  }
+
+  func set(_ index: Int, _ value: Result<LocalTrackInfo, TagReadError>) {
+    lock.withLock { storage[index] = value }
+  }
+
+  var values: [Result<LocalTrackInfo, TagReadError>] { lock.withLock { storage } }
+}
+
+/// Turns counts into ``ScanProgress`` reports, at most ten a second.
+private struct ProgressMeter {
+  let start: Date
+  let total: Int
+  let report: (ScanProgress) -> Void
+  private var done = 0
+  private var lastReport = Date.distantPast
+
+  init(start: Date, total: Int, report: @escaping (ScanProgress) -> Void) {
+    self.start = start
+    self.total = total
+    self.report = report
+  }
+
+  mutating func advance(by count: Int) { advance(to: done + count) }
+
+  mutating func advance(to count: Int) {
+    done = count
+    let now = Date()
+    if now.timeIntervalSince(lastReport) >= 0.1 {
+      lastReport = now
+      send(now)
+    }
+  }
+
+  mutating func finish() { send(Date()) }
+
+  private func send(_ now: Date) {
+    let elapsed = now.timeIntervalSince(start)
+    let rate = elapsed > 0 ? Double(done) / elapsed : 0
+    let remaining = rate > 0 ? Double(total - done) / rate : nil
+    report(
+      ScanProgress(
+        filesDone: done, filesTotal: total, elapsed: elapsed, filesPerSecond: rate,
+        estimatedRemaining: remaining))
+  }
+}

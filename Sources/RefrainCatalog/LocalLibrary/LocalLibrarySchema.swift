@@ -1,0 +1,111 @@
+import GRDB
+
+/// The local folder index inside the library file (migration `v5`).
+///
+/// `local_tracks` holds one row per MP3 file; artists and albums get their own rows so the
+/// Library pane can browse them without grouping every track. Each of the three tables has two
+/// full-text indexes, kept in step by triggers:
+/// - `…_words` (`unicode61`, diacritics removed) for whole words and prefixes (`lov*`, `사랑*`),
+///   plus a `grams` column holding the one- and two-character pieces of Korean, Japanese and
+///   Chinese text (``CJKGrams``) for short queries inside words;
+/// - `…_grams` (`trigram`) for substrings of three characters or more inside words.
+enum LocalLibrarySchema {
+  /// Creates the tables, indexes, full-text tables and triggers.
+  static func create(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE local_folders (
+          path TEXT PRIMARY KEY NOT NULL,
+          added_at REAL NOT NULL,
+          last_scan_at REAL
+        );
+        CREATE TABLE local_artists (
+          id INTEGER PRIMARY KEY,
+          key TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          grams TEXT
+        );
+        CREATE TABLE local_albums (
+          id INTEGER PRIMARY KEY,
+          key TEXT NOT NULL UNIQUE,
+          title TEXT NOT NULL,
+          title_key TEXT NOT NULL,
+          artist_name TEXT,
+          artist_id INTEGER REFERENCES local_artists(id),
+          year INTEGER,
+          grams TEXT
+        );
+        CREATE INDEX local_albums_artist ON local_albums(artist_id);
+        CREATE INDEX local_albums_title ON local_albums(title_key);
+        CREATE TABLE local_tracks (
+          id INTEGER PRIMARY KEY,
+          path TEXT NOT NULL UNIQUE,
+          size INTEGER NOT NULL,
+          mtime INTEGER NOT NULL,
+          title TEXT NOT NULL,
+          title_key TEXT NOT NULL,
+          artist TEXT,
+          album TEXT,
+          album_artist TEXT,
+          artist_id INTEGER REFERENCES local_artists(id),
+          album_id INTEGER REFERENCES local_albums(id),
+          track_number INTEGER,
+          year INTEGER,
+          duration REAL,
+          has_lrc INTEGER NOT NULL DEFAULT 0,
+          lyrics_path TEXT,
+          grams TEXT,
+          added_at REAL NOT NULL,
+          updated_at REAL NOT NULL
+        );
+        CREATE INDEX local_tracks_title ON local_tracks(title_key);
+        CREATE INDEX local_tracks_album ON local_tracks(album_id, track_number);
+        CREATE INDEX local_tracks_artist ON local_tracks(artist_id);
+        CREATE INDEX local_tracks_added ON local_tracks(added_at);
+        CREATE TABLE local_scan_failures (
+          path TEXT PRIMARY KEY NOT NULL,
+          size INTEGER NOT NULL,
+          mtime INTEGER NOT NULL,
+          reason TEXT NOT NULL
+        );
+        """)
+    try createSearch(
+      table: "local_tracks", prefix: "local_track", columns: ["title", "artist", "album"], db)
+    try createSearch(
+      table: "local_albums", prefix: "local_album", columns: ["title", "artist_name"], db)
+    try createSearch(table: "local_artists", prefix: "local_artist", columns: ["name"], db)
+  }
+
+  /// Creates `<prefix>_words` over `columns` and `grams`, and `<prefix>_grams` over `columns`,
+  /// with the triggers that keep them in step with `table`.
+  private static func createSearch(
+    table: String, prefix: String, columns: [String], _ db: Database
+  ) throws {
+    let indexes = [
+      ("\(prefix)_words", columns + ["grams"], "tokenize = 'unicode61 remove_diacritics 2'"),
+      ("\(prefix)_grams", columns, "tokenize = 'trigram'"),
+    ]
+    var insert = ""
+    var delete = ""
+    var update = ""
+    for (name, indexed, options) in indexes {
+      let list = indexed.joined(separator: ", ")
+      let newValues = indexed.map { "new.\($0)" }.joined(separator: ", ")
+      let assignments = indexed.map { "\($0) = new.\($0)" }.joined(separator: ", ")
+      try db.execute(sql: "CREATE VIRTUAL TABLE \(name) USING fts5(\(list), \(options))")
+      insert += "INSERT INTO \(name) (rowid, \(list)) VALUES (new.id, \(newValues));\n"
+      delete += "DELETE FROM \(name) WHERE rowid = old.id;\n"
+      update += "UPDATE \(name) SET \(assignments) WHERE rowid = new.id;\n"
+    }
+    let watched = (columns + ["grams"]).joined(separator: ", ")
+    try db.execute(
+      sql: """
+        CREATE TRIGGER \(table)_search_insert AFTER INSERT ON \(table) BEGIN
+        \(insert)END;
+        CREATE TRIGGER \(table)_search_delete AFTER DELETE ON \(table) BEGIN
+        \(delete)END;
+        CREATE TRIGGER \(table)_search_update AFTER UPDATE OF \(watched) ON \(table) BEGIN
+        \(update)END;
+        """)
+  }
+}

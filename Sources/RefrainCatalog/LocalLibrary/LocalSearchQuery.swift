@@ -1,0 +1,92 @@
+import Foundation
+
+/// A user's search text taken apart into safe pieces for each way of matching.
+///
+/// Nothing the user types reaches SQLite as query syntax: words become quoted prefix phrases
+/// (`"lov"*`), substrings become quoted phrases with `"` doubled, and LIKE patterns escape `%`,
+/// `_` and `\`. So quotes, `*`, `NEAR`, `AND`, `:` and parentheses are searched for as text.
+struct LocalSearchQuery: Equatable {
+  /// The text in canonical (NFC) form with runs of white space collapsed to one space.
+  let text: String
+  /// The text as a title key (lowercased), for the exact-title and title-prefix ranks.
+  let key: String
+  /// Letter-and-digit words, as the `unicode61` tokenizer splits them.
+  let words: [String]
+  /// The space-separated chunks, for substring matching.
+  let chunks: [String]
+
+  /// Takes `text` apart; `nil` when it holds nothing to search for.
+  init?(_ raw: String) {
+    chunks = raw.precomposedStringWithCanonicalMapping.split(whereSeparator: \.isWhitespace)
+      .map(String.init)
+    guard !chunks.isEmpty else { return nil }
+    text = chunks.joined(separator: " ")
+    key = LocalLibraryIndex.key(text)
+    words = Self.words(in: text)
+  }
+
+  /// `"w1"* "w2"*`: every word as a prefix, for the `unicode61` tables; `nil` without words.
+  var prefixPattern: String? {
+    guard !words.isEmpty else { return nil }
+    return words.map { Self.quoted($0) + "*" }.joined(separator: " ")
+  }
+
+  /// The prefix pattern limited to one column: `{title} : ("w1"* "w2"*)`.
+  func prefixPattern(inColumn column: String) -> String? {
+    prefixPattern.map { "{\(column)} : (\($0))" }
+  }
+
+  /// `"c1" "c2"`: every chunk as a substring, for the `trigram` tables; `nil` when a chunk is
+  /// shorter than the three characters a trigram needs.
+  var substringPattern: String? {
+    guard chunks.allSatisfy({ $0.unicodeScalars.count >= 3 }) else { return nil }
+    return chunks.map(Self.quoted).joined(separator: " ")
+  }
+
+  /// For queries with a one- or two-character Korean, Japanese or Chinese chunk: that chunk as
+  /// a token of the `grams` column (`{grams} : "랑해"`), the other chunks as word prefixes.
+  var gramsPattern: String? {
+    guard substringPattern == nil, chunks.contains(where: CJKGrams.isShortCJK) else { return nil }
+    var parts: [String] = []
+    for chunk in chunks {
+      if CJKGrams.isShortCJK(chunk) {
+        parts.append("{grams} : " + Self.quoted(chunk))
+      } else {
+        let chunkWords = Self.words(in: chunk)
+        guard !chunkWords.isEmpty else { return nil }
+        parts += chunkWords.map { Self.quoted($0) + "*" }
+      }
+    }
+    return parts.joined(separator: " ")
+  }
+
+  /// `%c%` LIKE patterns, one per chunk, for text no index can answer: no letters or digits
+  /// and shorter than three characters (`%`, `((`).
+  var likePatterns: [String]? {
+    guard prefixPattern == nil, substringPattern == nil, gramsPattern == nil else { return nil }
+    return chunks.map { "%" + Self.likeEscaped($0) + "%" }
+  }
+
+  /// The key's upper bound for a range scan: every key that starts with `key` sorts below it.
+  var keyUpperBound: String { key + "\u{10FFFF}" }
+
+  /// The letter-and-digit runs of `text`.
+  private static func words(in text: String) -> [String] {
+    text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+  }
+
+  /// A double-quoted FTS5 string (an inner `"` is doubled).
+  static func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// Text with the LIKE wildcards and the escape character escaped by `\`.
+  static func likeEscaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A raw HTTP answer: status, headers (lower-cased names) and body.
+public struct HTTPResponse: Sendable, Hashable {
+  /// The status code.
+  public var status: Int
+  /// Header values by lower-cased name.
+  public var headers: [String: String]
+  /// The body bytes.
+  public var body: Data
+
+  /// Creates a response.
+  public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    self.status = status
+    self.headers = Dictionary(
+      headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+    self.body = body
+  }
+
+  /// A header's value by case-insensitive name.
+  public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Sends one request and returns the raw answer; the seam between the client and the wire.
+public protocol HTTPTransport: Sendable {
+  /// Sends the request once (no retries) and returns whatever status came back.
+  ///
+  /// Throws `NetworkError.transport`, `.timeout` or `.cancelled`.
+  func send(_ request: URLRequest) async throws(NetworkError) -> HTTPResponse
+}
+
+/// The real transport: Foundation's `URLSession` (FoundationNetworking on Linux).
+public struct URLSessionTransport: HTTPTransport {
+  private let session: URLSession
+
+  /// Creates a transport over an ephemeral session (no cookies, no URL cache).
+  public init(timeout: TimeInterval = 10) {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.timeoutIntervalForResource = timeout * 3
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    session = URLSession(configuration: configuration)
+  }
+
+  public func send(_ request: URLRequest) async throws(NetworkError) -> HTTPResponse {
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch {
+      throw Self.map(error)
+    }
+    guard let http = response as? HTTPURLResponse else {
+      throw NetworkError.transport("the answer was not HTTP")
+    }
+    var headers: [String: String] = [:]
+    for (key, value) in http.allHeaderFields {
+      if let name = key as? String, let text = value as? String {
+        headers[name] = text
+      }
+    }
+    return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+  }
+
+  /// Maps Foundation's errors to the typed network errors.
+  static func map(_ error: any Error) -> NetworkError {
+    if error is CancellationError { return .cancelled }
+    guard let urlError = error as? URLError else {
+      return .transport(String(describing: error))
+    }
+    switch urlError.code {
+    case .timedOut: return .timeout
+    case .cancelled: return .cancelled
+    case .badURL, .unsupportedURL: return .invalidURL(urlError.failingURL?.absoluteString ?? "")
+    case .cannotConnectToHost: return .transport("connection refused")
+    case .cannotFindHost, .dnsLookupFailed: return .transport("unknown host")
+    case .networkConnectionLost: return .transport("connection lost")
+    case .notConnectedToInternet: return .transport("no network connection")
+    default: return .transport(urlError.localizedDescription)
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RefrainCore
+
+/// Deezer's error conventions: how to spot them and what they mean to the catalog.
+///
+/// Errors usually arrive with HTTP 200 as `{"error":{"type","message","code"}}`; `code`
+/// may be missing, and on unknown paths `error` is a plain string.
+enum DeezerErrors {
+  /// Code 4: the 50-requests-per-5-seconds quota is used up.
+  static let quotaCode = 4
+  /// Code 700: the service is busy.
+  static let busyCode = 700
+  /// Code 800: no such item.
+  static let noDataCode = 800
+  /// Codes 500 and 501: a wrong or missing parameter (for lookups, a bad ID).
+  static let parameterCodes: Set<Int> = [500, 501]
+
+  /// Finds Deezer errors in bodies; quota and busy errors are retried.
+  static let parser = APIErrorParser(
+    parse: parse,
+    isRetryable: { $0.code == quotaCode || $0.code == busyCode },
+    isQuota: { $0.code == quotaCode })
+
+  /// The error a body reports, or `nil`.
+  static func parse(_ body: Data) -> APIError? {
+    // Error bodies are tiny; skip parsing catalog pages.
+    guard body.count < 4096, body.first == UInt8(ascii: "{") else { return nil }
+    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+      let error = object["error"]
+    else { return nil }
+    if let text = error as? String {
+      return APIError(type: "Exception", message: text)
+    }
+    guard let fields = error as? [String: Any] else { return nil }
+    let code: Int? =
+      if let number = fields["code"] as? Int {
+        number
+      } else if let text = fields["code"] as? String {
+        Int(text)
+      } else {
+        nil
+      }
+    return APIError(
+      type: fields["type"] as? String ?? "Exception",
+      message: fields["message"] as? String ?? "unknown error", code: code)
+  }
+
+  /// What a failed request means to the catalog's caller.
+  ///
+  /// - Parameter item: what was looked up by ID (`album 302127`), or `nil` for lists.
+  static func catalogError(_ error: NetworkError, item: String?) -> any Error {
+    switch error {
+    case .cancelled:
+      return CancellationError()
+    case .apiError(_, _, let code?) where code == noDataCode:
+      return CatalogError.notFound(item ?? "no data")
+    case .apiError(_, _, let code?) where item != nil && parameterCodes.contains(code):
+      return CatalogError.notFound(item ?? "")
+    case .httpStatus(404, _):
+      return CatalogError.notFound(item ?? "no data")
+    default:
+      return CatalogError.unavailable("online catalog: \(error.description)")
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import GRDB
+
+/// The library file's schema as a list of versioned migrations.
+///
+/// A migration, once released, never changes: a new Refrain adds `v6`, `v7`, … and every
+/// older file is brought forward step by step. Tests open a file migrated to each earlier
+/// version, fill it, then migrate it to the latest and check that nothing was lost.
+enum LibrarySchema {
+  /// The migration identifiers, oldest first.
+  static let versions = ["v1", "v2", "v3", "v4", "v5"]
+
+  /// The migrator that brings any earlier file to the latest schema.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in try createCollection(db) }
+    migrator.registerMigration("v2") { db in try createHistory(db) }
+    migrator.registerMigration("v3") { db in try createLyrics(db) }
+    migrator.registerMigration("v4") { db in try createSession(db) }
+    migrator.registerMigration("v5") { db in try LocalLibrarySchema.create(db) }
+    return migrator
+  }
+
+  /// v1: tracks from any provider, playlists, saved albums and liked tracks.
+  private static func createCollection(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE stored_tracks (
+          provider TEXT NOT NULL,
+          id TEXT NOT NULL,
+          title TEXT NOT NULL,
+          artist TEXT,
+          album TEXT,
+          duration REAL,
+          json TEXT NOT NULL,
+          updated_at REAL NOT NULL,
+          PRIMARY KEY (provider, id)
+        );
+        CREATE TABLE playlists (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          name TEXT NOT NULL,
+          created_at REAL NOT NULL,
+          updated_at REAL NOT NULL
+        );
+        CREATE TABLE playlist_entries (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          playlist_id INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          provider TEXT NOT NULL,
+          track_id TEXT NOT NULL,
+          added_at REAL NOT NULL,
+          FOREIGN KEY (provider, track_id) REFERENCES stored_tracks(provider, id)
+        );
+        CREATE INDEX playlist_entries_order ON playlist_entries(playlist_id, position);
+        CREATE INDEX playlist_entries_track ON playlist_entries(provider, track_id);
+        CREATE TABLE saved_albums (
+          provider TEXT NOT NULL,
+          id TEXT NOT NULL,
+          title TEXT NOT NULL,
+          artist TEXT,
+          json TEXT NOT NULL,
+          saved_at REAL NOT NULL,
+          PRIMARY KEY (provider, id)
+        );
+        CREATE TABLE liked_tracks (
+          provider TEXT NOT NULL,
+          track_id TEXT NOT NULL,
+          liked_at REAL NOT NULL,
+          PRIMARY KEY (provider, track_id),
+          FOREIGN KEY (provider, track_id) REFERENCES stored_tracks(provider, id)
+        );
+        CREATE INDEX liked_tracks_time ON liked_tracks(liked_at);
+        """)
+  }
+
+  /// v2: recent searches and play history.
+  private static func createHistory(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE recent_searches (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          query TEXT NOT NULL,
+          normalized TEXT NOT NULL UNIQUE,
+          searched_at REAL NOT NULL
+        );
+        CREATE TABLE play_history (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          provider TEXT NOT NULL,
+          track_id TEXT NOT NULL,
+          played_at REAL NOT NULL,
+          seconds_played REAL,
+          FOREIGN KEY (provider, track_id) REFERENCES stored_tracks(provider, id)
+        );
+        CREATE INDEX play_history_track ON play_history(provider, track_id);
+        """)
+  }
+
+  /// v3: the lyrics cache and per-track lyric offsets.
+  private static func createLyrics(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE lyrics_cache (
+          key TEXT PRIMARY KEY NOT NULL,
+          text TEXT NOT NULL,
+          source TEXT,
+          fetched_at REAL NOT NULL
+        );
+        CREATE TABLE lyric_offsets (
+          track_key TEXT PRIMARY KEY NOT NULL,
+          offset_ms INTEGER NOT NULL,
+          updated_at REAL NOT NULL
+        );
+        """)
+  }
+
+  /// v4: the last session, one row, for resuming where the user left off.
+  private static func createSession(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE last_session (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          queue_json TEXT NOT NULL,
+          current_index INTEGER,
+          position REAL NOT NULL,
+          volume INTEGER NOT NULL,
+          shuffle INTEGER NOT NULL,
+          repeat_mode TEXT NOT NULL,
+          open_pane TEXT NOT NULL,
+          saved_at REAL NOT NULL
+        );
+        """)
+  }
+}

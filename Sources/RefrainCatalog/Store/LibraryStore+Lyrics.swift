@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import RefrainCore
+
+/// The lyrics cache and the user's per-track lyric offsets.
+extension LibraryStore {
+  // MARK: - Lyrics cache
+
+  /// The cached lyrics for `key`, if any.
+  public func cachedLyrics(for key: String) throws -> CachedLyrics? {
+    try read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT key, text, source, fetched_at FROM lyrics_cache WHERE key = ?",
+        arguments: [key]
+      ).map { row in
+        CachedLyrics(
+          key: row["key"], text: row["text"], source: row["source"],
+          fetchedAt: Date(timeIntervalSince1970: row["fetched_at"]))
+      }
+    }
+  }
+
+  /// Stores (or replaces) the lyrics for `key`.
+  public func cacheLyrics(
+    _ text: String, for key: String, source: String? = nil, fetchedAt: Date = Date()
+  ) throws {
+    try write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO lyrics_cache (key, text, source, fetched_at) VALUES (?, ?, ?, ?)
+          ON CONFLICT (key) DO UPDATE SET
+            text = excluded.text, source = excluded.source, fetched_at = excluded.fetched_at
+          """,
+        arguments: [key, text, source, fetchedAt.timeIntervalSince1970])
+    }
+  }
+
+  /// Drops cached lyrics fetched before `date`; returns how many were dropped.
+  @discardableResult
+  public func removeCachedLyrics(fetchedBefore date: Date) throws -> Int {
+    try write { db in
+      try db.execute(
+        sql: "DELETE FROM lyrics_cache WHERE fetched_at < ?",
+        arguments: [date.timeIntervalSince1970])
+      return db.changesCount
+    }
+  }
+
+  // MARK: - Lyric offsets
+
+  /// A track's lyric offset in milliseconds (positive shows lines earlier); 0 when none is set.
+  public func lyricOffset(for trackKey: String) throws -> Int {
+    try read { db in
+      try Int.fetchOne(
+        db, sql: "SELECT offset_ms FROM lyric_offsets WHERE track_key = ?", arguments: [trackKey])
+        ?? 0
+    }
+  }
+
+  /// Sets a track's lyric offset (clamped to ±`LRCParser.maxOffsetMs`; 0 removes it) and
+  /// returns the value kept.
+  @discardableResult
+  public func setLyricOffset(_ offsetMs: Int, for trackKey: String) throws -> Int {
+    try write { db in try Self.saveOffset(offsetMs, for: trackKey, in: db) }
+  }
+
+  /// Adds `deltaMs` to a track's lyric offset in one transaction and returns the new offset.
+  @discardableResult
+  public func nudgeLyricOffset(for trackKey: String, by deltaMs: Int) throws -> Int {
+    try write { db in
+      let current =
+        try Int.fetchOne(
+          db, sql: "SELECT offset_ms FROM lyric_offsets WHERE track_key = ?",
+          arguments: [trackKey]) ?? 0
+      let (sum, overflow) = current.addingReportingOverflow(deltaMs)
+      let target = overflow ? (deltaMs > 0 ? Int.max : Int.min) : sum
+      return try Self.saveOffset(target, for: trackKey, in: db)
+    }
+  }
+
+  private static func saveOffset(_ offsetMs: Int, for trackKey: String, in db: Database) throws
+    -> Int
+  {
+    let value = min(LRCParser.maxOffsetMs, max(-LRCParser.maxOffsetMs, offsetMs))
+    if value == 0 {
+      try db.execute(sql: "DELETE FROM lyric_offsets WHERE track_key = ?", arguments: [trackKey])
+    } else {
+      try db.execute(
+        sql: """
+          INSERT INTO lyric_offsets (track_key, offset_ms, updated_at) VALUES (?, ?, ?)
+          ON CONFLICT (track_key) DO UPDATE SET
+            offset_ms = excluded.offset_ms, updated_at = excluded.updated_at
+          """,
+        arguments: [trackKey, value, now()])
+    }
+    return value
+  }
+}

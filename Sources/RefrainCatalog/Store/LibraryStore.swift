@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+/// The user's library: one SQLite file holding playlists, favourites, history, lyrics data,
+/// the last session and the local folder index.
+///
+/// The file is `$XDG_DATA_HOME/refrain/library.sqlite` (`~/.local/share/refrain/…` when the
+/// variable is unset). It is opened as a GRDB `DatabasePool` in WAL mode, so readers (the
+/// panes, `refrain search`) never wait for a writer (`refrain scan`), and several Refrain
+/// processes can share it.
+///
+/// Every method that changes data runs one transaction and returns only after it committed.
+/// With the default ``LibraryDurability/normal`` (`synchronous=NORMAL` in WAL mode) a
+/// committed change survives the Refrain process being killed at any moment; a power cut or
+/// kernel crash may lose the last few commits but never corrupts the file. Choose
+/// ``LibraryDurability/full`` to fsync on every commit.
+///
+/// The methods are synchronous and safe to call from any thread; call them off the UI thread
+/// when a pane must not wait for the disk.
+public final class LibraryStore: Sendable {
+  /// The SQLite file.
+  public let fileURL: URL
+
+  /// The connection pool every read and write goes through.
+  let pool: DatabasePool
+
+  /// Opens (creating when needed) the library at `fileURL` and migrates it to the latest schema.
+  public convenience init(fileURL: URL, durability: LibraryDurability = .normal) throws {
+    try self.init(fileURL: fileURL, durability: durability, migratingUpTo: nil)
+  }
+
+  /// Opens the library and applies migrations up to `lastMigration` (all when `nil`).
+  ///
+  /// Tests use this to build a database as an earlier Refrain left it.
+  init(fileURL: URL, durability: LibraryDurability, migratingUpTo lastMigration: String?) throws {
+    self.fileURL = fileURL
+    let folder = fileURL.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw LibraryStoreError.cannotOpen(path: fileURL.path, reason: "\(error.localizedDescription)")
+    }
+    var configuration = Configuration()
+    configuration.label = "refrain.library"
+    // Another Refrain process (a scan, the player) may hold the write lock for a moment.
+    configuration.busyMode = .timeout(10)
+    configuration.foreignKeysEnabled = true
+    let synchronous = durability.pragmaValue
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+    }
+    do {
+      pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+      let migrator = LibrarySchema.migrator
+      if let lastMigration {
+        try migrator.migrate(pool, upTo: lastMigration)
+      } else {
+        try migrator.migrate(pool)
+      }
+    } catch let error as DatabaseError {
+      throw LibraryStoreError.cannotOpen(path: fileURL.path, reason: error.message ?? "\(error)")
+    }
+  }
+
+  /// `$XDG_DATA_HOME/refrain/library.sqlite`, or `$HOME/.local/share/refrain/library.sqlite`.
+  ///
+  /// A relative `XDG_DATA_HOME` is ignored, as the XDG base directory specification asks.
+  public static func defaultFileURL(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    let base: URL
+    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      base = URL(fileURLWithPath: data, isDirectory: true)
+    } else {
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      base = URL(fileURLWithPath: home, isDirectory: true)
+        .appendingPathComponent(".local/share", isDirectory: true)
+    }
+    return base.appendingPathComponent("refrain/library.sqlite")
+  }
+
+  /// Opens the library at ``defaultFileURL(environment:)``.
+  public static func openDefault(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> LibraryStore {
+    try LibraryStore(fileURL: defaultFileURL(environment: environment))
+  }
+
+  /// The migrations applied to the file, oldest first (`v1`, `v2`, …).
+  public func appliedMigrations() throws -> [String] {
+    try read { db in try LibrarySchema.migrator.appliedMigrations(db) }
+  }
+
+  /// Checks the whole file with `PRAGMA integrity_check`; `true` when SQLite finds no damage.
+  public func checkIntegrity() throws -> Bool {
+    try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok" }
+  }
+
+  // MARK: - Access
+
+  /// Runs `body` in a read-only snapshot of the database.
+  func read<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try pool.read(body)
+    } catch let error as DatabaseError {
+      throw LibraryStoreError.database(error.message ?? "\(error)")
+    }
+  }
+
+  /// Runs `body` in one write transaction and returns after it committed.
+  func write<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try pool.write(body)
+    } catch let error as DatabaseError {
+      throw LibraryStoreError.database(error.message ?? "\(error)")
+    }
+  }
+
+  /// The current time as stored in the file: seconds since 1970.
+  static func now() -> Double { Date().timeIntervalSince1970 }
+}
+
+/// How hard a commit works to reach the disk.
+public enum LibraryDurability: Sendable {
+  /// `synchronous=NORMAL`: survives a killed process; a power cut may lose the last commits.
+  case normal
+  /// `synchronous=FULL`: every commit is synced to the disk before the call returns.
+  case full
+
+  fileprivate var pragmaValue: String {
+    switch self {
+    case .normal: return "NORMAL"
+    case .full: return "FULL"
+    }
+  }
+}

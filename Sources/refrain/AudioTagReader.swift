@@ -1,0 +1,34 @@
+import Foundation
+import RefrainAudio
+import RefrainCatalog
+
+/// Reads tags for `refrain scan`: the fast pure-Swift reader first, the decoder when needed.
+///
+/// ``ID3TagReader`` reads only the tag and the first frames. When it cannot find the audio,
+/// or the file is variable-bitrate without a frame count (so only a full scan gives the
+/// length), `MP3Decoder` opens and scans the file; its tags fill any gap. With `exact`, every
+/// file goes through the decoder, which also proves each file decodes.
+struct AudioTagReader: TagReader {
+  /// Whether every file is scanned by the decoder.
+  var exact = false
+
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    let fast = try? ID3TagReader().readTags(atPath: path)
+    if !exact, let fast, fast.duration != nil { return fast }
+    let decoder: MP3Decoder
+    do {
+      decoder = try MP3Decoder(path: path)
+    } catch {
+      throw TagReadError("\(error)")
+    }
+    let tags = decoder.tags
+    var info = fast ?? LocalTrackInfo()
+    info.title = info.title ?? tags.title
+    info.artist = info.artist ?? tags.artist
+    info.album = info.album ?? tags.album
+    info.trackNumber = info.trackNumber ?? tags.trackNumber
+    info.year = info.year ?? tags.year
+    info.duration = decoder.duration ?? info.duration
+    return info
+  }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import RefrainCatalog
+import RefrainCore
+
+/// `refrain scan`: indexes MP3 folders into the local library.
+struct ScanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scan",
+    abstract: "Index MP3 folders into your local library.",
+    discussion: """
+      Folders are searched recursively for *.mp3 files. A rescan reads only new and changed
+      files (by size and modification time) and drops files that are gone. With no folder,
+      the folders scanned before are scanned again. The library is
+      $XDG_DATA_HOME/refrain/library.sqlite.
+      """)
+
+  @Argument(help: "Folders to index (default: the folders indexed before).")
+  var folders: [String] = []
+
+  @Flag(help: "Print the summary as one JSON object.")
+  var json = false
+
+  @Flag(help: "Decode every file to measure exact durations (slower).")
+  var exact = false
+
+  func run() throws {
+    let store: LibraryStore
+    do {
+      store = try LibraryStore.openDefault()
+    } catch {
+      Self.fail("\(error)")
+    }
+    let scanner = LocalLibraryScanner(store: store, tagReader: AudioTagReader(exact: exact))
+    var targets = folders
+    if targets.isEmpty {
+      targets = (try? scanner.knownFolders()) ?? []
+      guard !targets.isEmpty else {
+        Self.fail("no folders to scan yet; run `refrain scan DIR…` with your music folders")
+      }
+    }
+    let live = !json && isatty(STDOUT_FILENO) != 0
+    let summary: ScanSummary
+    do {
+      summary = try scanner.scan(folders: targets) { progress in
+        if live { Self.show(progress) }
+      }
+    } catch {
+      if live { Self.clearLine() }
+      Self.fail("\(error)")
+    }
+    if live { Self.clearLine() }
+    report(summary)
+    if summary.folders.isEmpty { throw ExitCode(1) }
+  }
+
+  /// Prints the summary (stdout) and what went wrong (stderr).
+  private func report(_ summary: ScanSummary) {
+    for folder in summary.missingFolders {
+      Self.warn("\(folder) is not a folder Refrain can read; its tracks were kept")
+    }
+    for problem in summary.problems.prefix(20) { Self.warn(TerminalSanitizer.clean(problem)) }
+    for failure in summary.failures { Self.warn("skipped \(TerminalSanitizer.clean(failure))") }
+    if summary.failed > summary.failures.count {
+      Self.warn("… and \(summary.failed - summary.failures.count) more files could not be read")
+    }
+    if json {
+      print(
+        JSONLine([
+          ("added", .integer(summary.added)), ("updated", .integer(summary.updated)),
+          ("removed", .integer(summary.removed)), ("unchanged", .integer(summary.unchanged)),
+          ("failed", .integer(summary.failed)), ("files", .integer(summary.filesSeen)),
+          ("seconds", .number(summary.elapsed, decimals: 3)),
+        ]).text)
+    } else {
+      print("scanned " + summary.line)
+    }
+  }
+
+  /// Redraws the progress line in place.
+  private static func show(_ progress: ScanProgress) {
+    var line = "scanning \(progress.filesDone)/\(progress.filesTotal) files"
+    line += String(format: "  %.0f files/s", progress.filesPerSecond)
+    if let eta = progress.estimatedRemaining, progress.filesDone < progress.filesTotal {
+      line += "  ETA " + clock(eta)
+    }
+    FileHandle.standardOutput.write(Data(("\r" + line + "\u{1B}[K").utf8))
+  }
+
+  private static func clearLine() {
+    FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+  }
+
+  /// Seconds as m:ss.
+  private static func clock(_ seconds: Double) -> String {
+    let whole = Int(seconds.rounded(.up))
+    return String(format: "%d:%02d", whole / 60, whole % 60)
+  }
+
+  private static func warn(_ message: String) {
+    FileHandle.standardError.write(Data("refrain scan: \(message)\n".utf8))
+  }
+
+  private static func fail(_ message: String) -> Never {
+    warn(message)
+    Foundation.exit(1)
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import RefrainCore
+import XCTest
+
+@testable import RefrainCatalog
+
+/// The library file's migrations: from nothing, and from every earlier version, data intact.
+final class LibraryMigrationTests: XCTestCase {
+  // MARK: - Fresh files
+
+  func testEmptyFileMigratesToTheLatestVersion() throws {
+    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("new/library.sqlite")
+    let store = try LibraryStore(fileURL: url)
+    XCTAssertEqual(try store.appliedMigrations(), LibrarySchema.versions)
+    XCTAssertTrue(try store.checkIntegrity())
+    XCTAssertTrue(FileManager.default.fileExists(atPath: url.path))
+    let journal = try store.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    XCTAssertEqual(journal, "wal")
+    let synchronous = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+    XCTAssertEqual(synchronous, 1, "NORMAL")
+  }
+
+  func testFullDurabilitySetsSynchronousFull() throws {
+    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("library.sqlite")
+    let store = try LibraryStore(fileURL: url, durability: .full)
+    let synchronous = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+    XCTAssertEqual(synchronous, 2, "FULL")
+  }
+
+  func testReopeningTheLatestFileChangesNothing() throws {
+    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("library.sqlite")
+    do {
+      let store = try LibraryStore(fileURL: url)
+      try store.addRecentSearch("moon")
+    }
+    let again = try LibraryStore(fileURL: url)
+    XCTAssertEqual(try again.recentSearches(), ["moon"])
+    XCTAssertEqual(try again.appliedMigrations(), LibrarySchema.versions)
+  }
+
+  func testAFileThatIsNotSQLiteFailsWithAClearMessage() throws {
+    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("library.sqlite")
+    try Data(repeating: 0x41, count: 4096).write(to: url)
+    XCTAssertThrowsError(try LibraryStore(fileURL: url)) { error in
+      guard case LibraryStoreError.cannotOpen(let path, _) = error else {
+        return XCTFail("unexpected \(error)")
+      }
+      XCTAssertEqual(path, url.path)
+    }
+  }
+
+  // MARK: - Earlier versions
+
+  func testEveryEarlierVersionMigratesWithItsDataIntact() throws {
+    for (index, version) in LibrarySchema.versions.enumerated().dropLast() {
+      let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("library.sqlite")
+      do {
+        let old = try LibraryStore(fileURL: url, durability: .normal, migratingUpTo: version)
+        XCTAssertEqual(try old.appliedMigrations(), Array(LibrarySchema.versions[...index]))
+        try fill(old, upTo: index + 1)
+      }
+      let store = try LibraryStore(fileURL: url)
+      XCTAssertEqual(try store.appliedMigrations(), LibrarySchema.versions, "from \(version)")
+      try verify(store, upTo: index + 1, from: version)
+      XCTAssertTrue(try store.checkIntegrity())
+    }
+  }
+
+  /// Writes data into every table that exists at schema version `level` (1-based).
+  private func fill(_ store: LibraryStore, upTo level: Int) throws {
+    let playlist = try store.createPlaylist(named: "Road trip")
+    try store.addTracks(
+      [LibraryTestSupport.track("1"), LibraryTestSupport.track("2", provider: "deezer")],
+      toPlaylist: playlist.id)
+    try store.likeTrack(LibraryTestSupport.track("3", provider: "local"))
+    try store.saveAlbum(AlbumSummary(id: "al", provider: "demo", title: "Saved", artist: "Someone"))
+    if level >= 2 {
+      try store.addRecentSearch("사랑")
+      try store.recordPlay(LibraryTestSupport.track("1"), secondsPlayed: 12)
+    }
+    if level >= 3 {
+      try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
+      try store.setLyricOffset(-250, for: "demo:1")
+    }
+    if level >= 4 {
+      try store.saveSession(
+        SavedSession(
+          queue: [LibraryTestSupport.track("1")], currentIndex: 0, position: 4.5, volume: 70,
+          shuffle: true, repeatMode: .all, openPane: "lyrics"))
+    }
+  }
+
+  /// Checks that what ``fill(_:upTo:)`` wrote is still there.
+  private func verify(_ store: LibraryStore, upTo level: Int, from version: String) throws {
+    let message = "migrated from \(version)"
+    let playlists = try store.playlists()
+    XCTAssertEqual(playlists.map(\.name), ["Road trip"], message)
+    let entries = try store.entries(inPlaylist: try XCTUnwrap(playlists.first).id)
+    XCTAssertEqual(entries.map(\.track), [
+      LibraryTestSupport.track("1"), LibraryTestSupport.track("2", provider: "deezer"),
+    ], message)
+    XCTAssertEqual(try store.likedTracks().map(\.id), ["3"], message)
+    XCTAssertEqual(try store.savedAlbums().map(\.title), ["Saved"], message)
+    if level >= 2 {
+      XCTAssertEqual(try store.recentSearches(), ["사랑"], message)
+      XCTAssertEqual(try store.playHistory().map(\.secondsPlayed), [12], message)
+    }
+    if level >= 3 {
+      XCTAssertEqual(try store.cachedLyrics(for: "artist|title|30")?.text, "[00:01.00]hello")
+      XCTAssertEqual(try store.lyricOffset(for: "demo:1"), -250, message)
+    }
+    if level >= 4 {
+      XCTAssertEqual(try store.lastSession()?.openPane, "lyrics", message)
+    }
+    // The newest tables work on a migrated file.
+    let provider = LocalCatalogProvider(store: store)
+    try LocalLibraryScanner(store: store, tagReader: ID3TagReader())
+      .importTracks([(path: "/music/a.mp3", info: LocalTrackInfo(title: "Moonlight"))])
+    XCTAssertEqual(try provider.searchNow("moon", kind: .track).items.map(\.title), ["Moonlight"])
+  }
+
+  // MARK: - Location
+
+  func testTheDefaultFileFollowsXDGDataHome() {
+    let url = LibraryStore.defaultFileURL(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+    XCTAssertEqual(url.path, "/x/data/refrain/library.sqlite")
+  }
+
+  func testARelativeXDGDataHomeIsIgnored() {
+    let url = LibraryStore.defaultFileURL(environment: ["XDG_DATA_HOME": "data", "HOME": "/h"])
+    XCTAssertEqual(url.path, "/h/.local/share/refrain/library.sqlite")
+  }
+
+  func testOpenDefaultCreatesTheFolder() throws {
+    let folder = try LibraryTestSupport.temporaryFolder(self)
+    let store = try LibraryStore.openDefault(environment: ["XDG_DATA_HOME": folder.path])
+    XCTAssertEqual(store.fileURL.path, folder.path + "/refrain/library.sqlite")
+    XCTAssertTrue(FileManager.default.fileExists(atPath: store.fileURL.path))
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import RefrainCore
+import XCTest
+
+@testable import RefrainCatalog
+
+/// Temporary folders, library files and sample tracks for the library store tests.
+enum LibraryTestSupport {
+  /// The repository root, found from this file's path.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// A new empty folder under the system temporary folder; removed by `addTeardownBlock`.
+  static func temporaryFolder(_ test: XCTestCase) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-library-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+    return folder
+  }
+
+  /// A fresh library file in a temporary folder, migrated to the latest schema.
+  static func makeStore(_ test: XCTestCase) throws -> LibraryStore {
+    try LibraryStore(fileURL: temporaryFolder(test).appendingPathComponent("library.sqlite"))
+  }
+
+  /// A track of any provider.
+  static func track(
+    _ id: String, provider: String = "demo", title: String? = nil, artist: String? = "Artist"
+  ) -> CatalogTrack {
+    CatalogTrack(
+      id: id, provider: provider, title: title ?? "Track \(id)", artist: artist,
+      artistID: "a-\(id)", album: "Album", albumID: "al-\(id)", duration: 30.5, trackNumber: 1,
+      streamURL: URL(string: "https://cdn.example/\(provider)/\(id).mp3"),
+      coverURL: URL(string: "https://cdn.example/\(id).jpg"))
+  }
+
+  /// Runs `scripts/make-library-fixture COUNT FOLDER`; returns the manifest entries.
+  @discardableResult
+  static func makeFixture(count: Int, in folder: URL, seed: Int = 1) throws -> [[String: Any]] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", root.appendingPathComponent("scripts/make-library-fixture").path, String(count),
+      folder.path, "--seed", String(seed),
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw XCTSkip("make-library-fixture failed (needs python3, sox and lame)")
+    }
+    let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
+    return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+  }
+
+  /// A generated audio fixture from `Tests/Fixtures/generated`, made on first use.
+  static func audioFixture(_ name: String) throws -> String {
+    let folder = root.appendingPathComponent("Tests/Fixtures/generated")
+    let path = folder.appendingPathComponent(name).path
+    if !FileManager.default.fileExists(atPath: path) {
+      let process = Process()
+      process.executableURL = root.appendingPathComponent("scripts/make-test-fixtures")
+      process.arguments = [folder.path]
+      process.standardOutput = FileHandle.nullDevice
+      try? process.run()
+      process.waitUntilExit()
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw XCTSkip("fixture \(name) is missing: run `make fixtures`")
+    }
+    return path
+  }
+
+  /// An ID3v2 text frame (v2.3 or v2.4 layout) with the given encoding byte and payload.
+  static func frame(_ id: String, _ payload: [UInt8], version: UInt8, flags: [UInt8] = [0, 0])
+    -> [UInt8]
+  {
+    let size = payload.count
+    let sizeBytes: [UInt8] =
+      version == 4
+      ? [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+      : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+    return Array(id.utf8) + sizeBytes + flags + payload
+  }
+
+  /// A whole ID3v2 tag around `frames`.
+  static func tag(version: UInt8, flags: UInt8 = 0, frames: [UInt8]) -> [UInt8] {
+    let size = frames.count
+    return [0x49, 0x44, 0x33, version, 0, flags]
+      + [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+      + frames
+  }
+
+  /// `count` frames of MPEG-1 Layer III, 128 kbps, 44.1 kHz, stereo, without padding.
+  static func cbrFrames(_ count: Int) -> [UInt8] {
+    let frame = [0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 413)
+    return Array((0..<count).map { _ in frame }.joined())
+  }
+}

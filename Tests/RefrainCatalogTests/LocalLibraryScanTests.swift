@@ -1,0 +1,259 @@
+import Foundation
+import GRDB
+import XCTest
+
+@testable import RefrainCatalog
+
+/// Scanning generated folders of tagged MP3s: first scan, rescans after changes, failures.
+final class LocalLibraryScanTests: XCTestCase {
+  private var store: LibraryStore!
+  private var music: URL!
+  private var manifest: [[String: Any]] = []
+  private var scanner: LocalLibraryScanner!
+
+  override func setUpWithError() throws {
+    let folder = try LibraryTestSupport.temporaryFolder(self)
+    music = folder.appendingPathComponent("Music", isDirectory: true)
+    manifest = try LibraryTestSupport.makeFixture(count: 200, in: music)
+    store = try LibraryStore(fileURL: folder.appendingPathComponent("library.sqlite"))
+    scanner = LocalLibraryScanner(store: store, tagReader: ID3TagReader(), batchSize: 64)
+  }
+
+  private var brokenCount: Int { manifest.filter { $0["style"] as? String == "broken" }.count }
+
+  private func row(_ relative: String) throws -> Row? {
+    try store.read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT * FROM local_tracks WHERE path = ?",
+        arguments: [music.appendingPathComponent(relative).path])
+    }
+  }
+
+  private func count(_ table: String) throws -> Int {
+    try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+  }
+
+  // MARK: - First scan
+
+  func testFirstScanIndexesEveryMP3AndReportsTheBrokenOnes() throws {
+    var reports: [ScanProgress] = []
+    let summary = try scanner.scan(folders: [music.path]) { reports.append($0) }
+    XCTAssertEqual(summary.added, manifest.count - brokenCount)
+    XCTAssertEqual(summary.failed, brokenCount)
+    XCTAssertEqual(summary.failures.count, brokenCount)
+    XCTAssertEqual([summary.updated, summary.removed, summary.unchanged], [0, 0, 0])
+    XCTAssertEqual(try count("local_tracks"), manifest.count - brokenCount)
+    XCTAssertEqual(try count("local_scan_failures"), brokenCount)
+    let last = try XCTUnwrap(reports.last)
+    XCTAssertEqual(last.filesDone, manifest.count)
+    XCTAssertEqual(last.filesTotal, manifest.count)
+    XCTAssertGreaterThan(last.filesPerSecond, 0)
+  }
+
+  func testIndexedTagsMatchWhatTheFixtureWrote() throws {
+    try scanner.scan(folders: [music.path])
+    var checked = 0
+    for entry in manifest {
+      let relative = try XCTUnwrap(entry["path"] as? String)
+      let style = entry["style"] as? String
+      guard style != "broken" else {
+        XCTAssertNil(try row(relative))
+        continue
+      }
+      let indexed = try XCTUnwrap(try row(relative), relative)
+      let title: String = indexed["title"]
+      if let tags = entry["tags"] as? [String: Any] {
+        XCTAssertEqual(title, tags["title"] as? String, relative)
+        XCTAssertEqual(indexed["artist"] as String?, tags["artist"] as? String, relative)
+        XCTAssertEqual(indexed["album"] as String?, tags["album"] as? String, relative)
+        XCTAssertEqual(indexed["track_number"] as Int?, tags["track"] as? Int, relative)
+        XCTAssertEqual(indexed["year"] as Int?, tags["year"] as? Int, relative)
+      } else {
+        // No tags: the title is the file name without its extension.
+        let name = URL(fileURLWithPath: relative).deletingPathExtension().lastPathComponent
+        XCTAssertEqual(title, name, relative)
+        XCTAssertNil(indexed["artist"] as String?)
+      }
+      let duration: Double? = indexed["duration"]
+      XCTAssertEqual(try XCTUnwrap(duration, relative), 1.07, accuracy: 0.1)
+      let lyrics: String? = indexed["lyrics_path"]
+      if let sidecar = entry["lyrics"] as? String {
+        let expected = music.appendingPathComponent(relative).deletingLastPathComponent()
+          .appendingPathComponent(sidecar).path
+        XCTAssertEqual(lyrics, expected, relative)
+        XCTAssertEqual(indexed["has_lrc"] as Bool, true)
+      } else {
+        XCTAssertNil(lyrics, relative)
+      }
+      checked += 1
+    }
+    XCTAssertEqual(checked, manifest.count - brokenCount)
+  }
+
+  func testHostileTitlesAreStoredAsTheTagsHoldThem() throws {
+    try scanner.scan(folders: [music.path])
+    let titles = try store.read { db in
+      try String.fetchAll(db, sql: "SELECT title FROM local_tracks WHERE title LIKE '%' || char(27) || '%'")
+    }
+    XCTAssertFalse(titles.isEmpty, "the fixture has titles with escape sequences")
+  }
+
+  func testArtistsAndAlbumsAreGrouped() throws {
+    try scanner.scan(folders: [music.path])
+    let tagged = manifest.compactMap { $0["tags"] as? [String: Any] }
+    let artists = Set(tagged.compactMap { ($0["artist"] as? String)?.lowercased() })
+      .union(tagged.compactMap { ($0["album_artist"] as? String)?.lowercased() })
+    XCTAssertEqual(try count("local_artists"), artists.count)
+    let orphans = try store.read { db in
+      try Int.fetchOne(
+        db,
+        sql: "SELECT COUNT(*) FROM local_albums a WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.album_id = a.id)")
+    }
+    XCTAssertEqual(orphans, 0)
+  }
+
+  // MARK: - Rescans
+
+  func testARescanWithNothingChangedReadsNothing() throws {
+    try scanner.scan(folders: [music.path])
+    let counting = CountingReader()
+    let again = try LocalLibraryScanner(store: store, tagReader: counting).scan(folders: [music.path])
+    XCTAssertEqual(again.unchanged, manifest.count)
+    XCTAssertEqual([again.added, again.updated, again.removed, again.failed], [0, 0, 0, 0])
+    XCTAssertEqual(counting.count, 0)
+  }
+
+  func testARescanSeesModifiedDeletedAddedAndNewLyrics() throws {
+    try scanner.scan(folders: [music.path])
+    let tagged = manifest.filter { ($0["style"] as? String) == "v24" && $0["lyrics"] is NSNull }
+    let paths = tagged.compactMap { $0["path"] as? String }
+    XCTAssertGreaterThan(paths.count, 5)
+    let manager = FileManager.default
+
+    // Modified: a new tag in front of the same audio.
+    let modified = music.appendingPathComponent(paths[0])
+    let audio = try Data(contentsOf: modified).dropFirst(try tagSize(of: modified))
+    let frames = LibraryTestSupport.frame("TIT2", [3] + Array("Changed Title".utf8), version: 4)
+    try (Data(LibraryTestSupport.tag(version: 4, frames: frames)) + audio).write(to: modified)
+    // Deleted: two files.
+    try manager.removeItem(at: music.appendingPathComponent(paths[1]))
+    try manager.removeItem(at: music.appendingPathComponent(paths[2]))
+    // Added: a copy in a new folder.
+    let added = music.appendingPathComponent("New Folder/Deep/새 노래.mp3")
+    try manager.createDirectory(at: added.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try manager.copyItem(at: music.appendingPathComponent(paths[3]), to: added)
+    // Lyrics appear next to an unchanged file.
+    let withLyrics = music.appendingPathComponent(paths[4])
+    let sidecar = withLyrics.deletingPathExtension().appendingPathExtension("lrc")
+    try "[00:00.10]new lyrics\n".write(to: sidecar, atomically: true, encoding: .utf8)
+
+    let summary = try scanner.scan(folders: [music.path])
+    XCTAssertEqual(summary.added, 1)
+    XCTAssertEqual(summary.updated, 2)
+    XCTAssertEqual(summary.removed, 2)
+    XCTAssertEqual(summary.unchanged, manifest.count - 4)  // 2 deleted, 2 changed
+    XCTAssertEqual(summary.failed, 0)
+    XCTAssertEqual(try row(paths[0])?["title"] as String?, "Changed Title")
+    XCTAssertNil(try row(paths[1]))
+    XCTAssertNotNil(try row("New Folder/Deep/새 노래.mp3"))
+    XCTAssertEqual(try row(paths[4])?["lyrics_path"] as String?, sidecar.path)
+  }
+
+  func testATouchedFileIsReadAgainAndKeepsItsRow() throws {
+    try scanner.scan(folders: [music.path])
+    let relative = try XCTUnwrap(manifest.first { $0["style"] as? String == "v23" }?["path"] as? String)
+    let before: Int64? = try row(relative)?["id"]
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: 60)],
+      ofItemAtPath: music.appendingPathComponent(relative).path)
+    let summary = try scanner.scan(folders: [music.path])
+    XCTAssertEqual(summary.updated, 1)
+    XCTAssertEqual(try row(relative)?["id"] as Int64?, before)
+  }
+
+  func testDeletingAWholeAlbumRemovesItsAlbumAndArtistRows() throws {
+    try scanner.scan(folders: [music.path])
+    let albumsBefore = try count("local_albums")
+    let loose = manifest.compactMap { $0["path"] as? String }.filter { $0.hasPrefix("Loose/") }
+    XCTAssertFalse(loose.isEmpty)
+    let victim = try XCTUnwrap(
+      manifest.first { ($0["path"] as? String)?.hasPrefix("Loose/") == false && $0["tags"] is [String: Any] })
+    let folder = music.appendingPathComponent(try XCTUnwrap(victim["path"] as? String))
+      .deletingLastPathComponent()
+    try FileManager.default.removeItem(at: folder)
+    let summary = try scanner.scan(folders: [music.path])
+    XCTAssertGreaterThan(summary.removed, 0)
+    XCTAssertLessThan(try count("local_albums"), albumsBefore + 1)
+    let orphans = try store.read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT COUNT(*) FROM local_artists r
+          WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.artist_id = r.id)
+            AND NOT EXISTS (SELECT 1 FROM local_albums a WHERE a.artist_id = r.id)
+          """)
+    }
+    XCTAssertEqual(orphans, 0)
+  }
+
+  func testAMissingFolderKeepsItsTracks() throws {
+    try scanner.scan(folders: [music.path])
+    let missing = music.path + "-unplugged"
+    let summary = try scanner.scan(folders: [missing])
+    XCTAssertEqual(summary.missingFolders, [missing])
+    XCTAssertEqual(summary.removed, 0)
+    XCTAssertEqual(try count("local_tracks"), manifest.count - brokenCount)
+  }
+
+  func testScanningASubfolderOnlyTouchesThatSubfolder() throws {
+    try scanner.scan(folders: [music.path])
+    let loose = music.appendingPathComponent("Loose")
+    let inside = try FileManager.default.contentsOfDirectory(atPath: loose.path)
+      .filter { $0.lowercased().hasSuffix(".mp3") }
+    try FileManager.default.removeItem(at: loose.appendingPathComponent(try XCTUnwrap(inside.first)))
+    let summary = try scanner.scan(folders: [loose.path])
+    XCTAssertEqual(summary.removed, 1)
+    XCTAssertEqual(summary.unchanged, inside.count - 1)
+    XCTAssertEqual(try count("local_tracks"), manifest.count - brokenCount - 1)
+    XCTAssertEqual(Set(try scanner.knownFolders()), [music.path, loose.path])
+  }
+
+  func testAFixedBrokenFileIsIndexedOnTheNextScan() throws {
+    try scanner.scan(folders: [music.path])
+    let broken = music.appendingPathComponent("Broken/not-audio-0.mp3")
+    try Data(LibraryTestSupport.cbrFrames(30)).write(to: broken)
+    let summary = try scanner.scan(folders: [music.path])
+    XCTAssertEqual(summary.added, 1)
+    XCTAssertEqual(summary.failed, 0)
+    XCTAssertEqual(try row("Broken/not-audio-0.mp3")?["title"] as String?, "not-audio-0")
+    XCTAssertEqual(try count("local_scan_failures"), brokenCount - 1)
+  }
+
+  func testSymbolicLinkLoopsDoNotHangTheScan() throws {
+    try FileManager.default.createSymbolicLink(
+      atPath: music.appendingPathComponent("Loose/loop").path, withDestinationPath: music.path)
+    let summary = try scanner.scan(folders: [music.path])
+    XCTAssertEqual(summary.added + summary.failed, manifest.count)
+  }
+
+  // MARK: - Helpers
+
+  /// The size of the ID3v2 tag at the start of a file.
+  private func tagSize(of url: URL) throws -> Int {
+    let head = [UInt8](try Data(contentsOf: url).prefix(10))
+    return try XCTUnwrap(ID3v2Tag.totalSize(header: head))
+  }
+}
+
+/// A tag reader that counts its calls and reads nothing.
+private final class CountingReader: TagReader, @unchecked Sendable {
+  private let lock = NSLock()
+  private var calls = 0
+
+  var count: Int { lock.withLock { calls } }
+
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    lock.withLock { calls += 1 }
+    return LocalTrackInfo(title: "counted")
+  }
+}
