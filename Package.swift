@@ -11,6 +11,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
   ],
   targets: [
     // C libraries, each behind a thin system-library wrapper.
@@ -31,10 +32,17 @@ let package = Package(
       dependencies: ["RefrainCore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .target(name: "RefrainTUI", dependencies: ["RefrainCore", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
+    .target(
+      name: "RefrainConfig",
+      dependencies: [
+        "RefrainCore", "RefrainTUI", .product(name: "TOMLKit", package: "TOMLKit"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "refrain",
       dependencies: [
-        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
+        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainTUI", "RefrainConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -47,7 +55,9 @@ let package = Package(
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore"]),
     .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
     .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
-    .testTarget(name: "RefrainTUITests", dependencies: ["RefrainTUI", "RefrainCore"]),
+    .testTarget(
+      name: "RefrainTUITests", dependencies: ["RefrainTUI", "RefrainCore", "RefrainCatalog"]),
+    .testTarget(name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore", "RefrainTUI"]),
   ],
   swiftLanguageModes: [.v6]
 )
