@@ -285,7 +285,12 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       }
       if count > 0 {
         applyVolume(count: count)
-        try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        do {
+          try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        } catch AudioError.outputFailed(let detail) {
+          reconnect(loaded, after: detail)
+          return
+        }
         let latency = output.latency
         let frames = count / loaded.decoder.format.bytesPerFrame
         withClock { $0.didWrite(frames: frames, latency: latency, at: MonotonicClock.now) }
@@ -294,6 +299,50 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       }
     } catch {
       fail(loaded.track, error)
+    }
+  }
+
+  /// Waits for the audio server to come back, then resumes at the heard position.
+  ///
+  /// Retries with backoff (0.1 s doubling to 0.5 s). Commands still work meanwhile: a stop,
+  /// a new track or a seek ends the wait (a seek moves the resume position).
+  private func reconnect(_ loaded: Loaded, after detail: String) {
+    var resumeAt = withClock { $0.position(at: MonotonicClock.now) }
+    output.close()
+    withClock { $0.reset(to: resumeAt) }
+    setState(.loading)
+    post(.warning("audio server lost (\(detail)): paused, retrying…"))
+    var delay = 0.1
+    while true {
+      lock.lock()
+      if mailbox.isEmpty { _ = lock.wait(until: Date().addingTimeInterval(delay)) }
+      let commands = mailbox
+      mailbox.removeAll()
+      lock.unlock()
+      for command in commands {
+        switch command {
+        case .seek(let seconds): resumeAt = max(0, seconds)
+        case .pause, .resume, .prepare: handle(command)
+        default:
+          // Stop, play or shutdown: give up waiting and let the main loop handle it.
+          lock.lock()
+          mailbox.insert(command, at: 0)
+          lock.unlock()
+          current = nil
+          setState(.stopped)
+          return
+        }
+      }
+      do {
+        try output.open(loaded.decoder.format)
+        let reached = try loaded.decoder.seek(to: resumeAt)
+        withClock { $0.reset(to: reached) }
+        setState(.playing)
+        post(.warning("audio server is back: playing from \(String(format: "%.1f", reached)) s"))
+        return
+      } catch {
+        delay = min(0.5, delay * 2)
+      }
     }
   }
 
