@@ -8,7 +8,8 @@ struct Refrain: ParsableCommand {
     abstract: "A keyboard-driven terminal music player with synchronized lyrics.",
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
-      SearchCommand.self, KeysCommand.self, LibraryStressCommand.self,
+      SearchCommand.self, KeysCommand.self, CtlCommand.self, LibraryStressCommand.self,
+      ConfigCommand.self,
     ],
     defaultSubcommand: StartCommand.self
   )

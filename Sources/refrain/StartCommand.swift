@@ -17,6 +17,9 @@ struct StartCommand: ParsableCommand {
   @Option(help: "Audio output: pulse, or null (silent, on a real-time clock).")
   var output: String = "pulse"
 
+  @Option(help: "The control socket for `refrain ctl` (default: $XDG_RUNTIME_DIR/refrain/socket).")
+  var socket: String?
+
   func validate() throws {
     guard ["pulse", "null"].contains(output) else {
       throw ValidationError("--output takes pulse or null")
@@ -54,6 +57,13 @@ struct StartCommand: ParsableCommand {
       library = nil
       notice = notice ?? "library unavailable: \(error)"
     }
+    let control: ControlServer
+    do {
+      control = try ControlServer(path: socket ?? UnixSocket.defaultPath())
+    } catch {
+      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
     let engine = PlayerEngine(output: audio)
     let presenter = PlaybackPresenter(player: engine)
     let app = App(
@@ -62,8 +72,28 @@ struct StartCommand: ParsableCommand {
         lyricsLoader: LyricsLoading.makeLoader(), startupNotice: notice))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
-    if let handle = FileHandle(forWritingAtPath: log) { dup2(handle.fileDescriptor, STDERR_FILENO) }
-    MainLoop(app: app, player: engine).run()
+    if !FileManager.default.fileExists(atPath: log) {
+      FileManager.default.createFile(atPath: log, contents: nil)
+    }
+    if let handle = FileHandle(forWritingAtPath: log) {
+      handle.seekToEndOfFile()
+      dup2(handle.fileDescriptor, STDERR_FILENO)
+    }
+    app.restoreSession()
+    let loop = MainLoop(app: app, player: engine)
+    loop.watch(control.fileDescriptor) { control.acceptClients(app: app) }
+    var lastSave = ProcessInfo.processInfo.systemUptime
+    loop.onIteration = {
+      control.notifyWatchers(app: app)
+      // While playing, save the session every 10 s so a crash loses little.
+      let now = ProcessInfo.processInfo.systemUptime
+      if presenter.state == .playing, now - lastSave >= 10 {
+        app.saveSession()
+        lastSave = now
+      }
+    }
+    loop.run()
+    app.saveSession()
     presenter.stop()
     engine.shutdown()
   }

@@ -59,7 +59,8 @@ extension PlaybackPresenter {
   func trackStarted(_ track: Track, duration: Double?) {
     guard state == .loading || state == .playing, track == queue.current else { return }
     self.duration = duration ?? track.duration
-    state = .playing
+    state = startPaused ? .paused : .playing
+    startPaused = false
     let upcoming = queue.peekNext()
     player.prepareNext(upcoming)
     preparedTrack = upcoming

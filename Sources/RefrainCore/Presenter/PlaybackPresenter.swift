@@ -50,6 +50,8 @@ public final class PlaybackPresenter {
   /// The track last handed to `player.prepareNext`, which the player will start
   /// by itself when the current track ends; `nil` when nothing is prepared.
   var preparedTrack: Track?
+  /// Whether the track being loaded should start paused (a restored session).
+  var startPaused = false
   /// Counts seeks, so a seek counts as a change even when nothing else moved.
   var seekCount = 0
 
@@ -94,6 +96,14 @@ public final class PlaybackPresenter {
         halt(finished: false)
       }
     }
+  }
+
+  /// Restores a queue paused at `position` in track `index`: nothing is heard until resume.
+  public func restore(_ tracks: [Track], startAt index: Int, position: Double) {
+    playAll(tracks, startAt: index, position: position)
+    guard state == .loading else { return }
+    player.pause()
+    startPaused = true
   }
 
   // MARK: - Transport

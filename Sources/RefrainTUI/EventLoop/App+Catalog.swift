@@ -102,7 +102,7 @@ extension App {
   }
 
   /// Plays `tracks` as a queue from `index`, resolving fresh stream URLs first.
-  func play(_ tracks: [CatalogTrack], startAt index: Int) {
+  func play(_ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false) {
     guard !tracks.isEmpty else { return }
     for track in tracks { catalogTracks["\(track.provider):\(track.id)"] = track }
     let provider = provider
@@ -116,7 +116,10 @@ extension App {
       for (position, track) in tracks.enumerated() {
         do {
           var resolved = track
-          resolved.streamURL = try await provider.streamURL(for: track)
+          // Only the track's own catalog can refresh its URL; others keep the one they have.
+          if track.provider == provider.name || track.streamURL == nil {
+            resolved.streamURL = try await provider.streamURL(for: track)
+          }
           if position == index { start = playable.count }
           if let playableTrack = resolved.playable { playable.append(playableTrack) }
         } catch {
@@ -131,7 +134,11 @@ extension App {
           app.setStatus(problems.first ?? "nothing playable", error: true)
           return
         }
-        app.presenter.playAll(queue, startAt: first)
+        if paused {
+          app.presenter.restore(queue, startAt: first, position: position)
+        } else {
+          app.presenter.playAll(queue, startAt: first, position: position)
+        }
         app.status = nil
         if !problems.isEmpty {
           app.setStatus("skipped \(problems.count) unplayable: \(problems[0])", error: true)

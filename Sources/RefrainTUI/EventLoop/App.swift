@@ -88,6 +88,15 @@ public final class App {
     handleGlobal(command)
   }
 
+  /// Handles a command from `refrain ctl`: like the prompt, but `quit` never asks.
+  public func handle(remote command: Command) {
+    if command == .quit {
+      shouldQuit = true
+      return
+    }
+    handle(command)
+  }
+
   /// Runs the work background tasks finished.
   public func drainInbox() {
     for job in inbox.drain() { job(self) }
@@ -100,8 +109,10 @@ public final class App {
 
   func handleGlobal(_ command: Command) {
     switch command {
-    case .togglePlay, .play:
-      if command == .play && presenter.state == .paused { presenter.resume() } else if command == .togglePlay { presenter.togglePlay() }
+    case .togglePlay:
+      presenter.togglePlay()
+    case .play:
+      if presenter.state != .playing && presenter.state != .loading { presenter.togglePlay() }
     case .pause: presenter.pause()
     case .stop: presenter.stop()
     case .next: presenter.next()

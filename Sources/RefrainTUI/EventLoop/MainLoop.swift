@@ -20,6 +20,9 @@ public final class MainLoop {
     self.terminal = terminal
   }
 
+  /// Runs after every wake-up, before drawing (control-socket watchers, session saves).
+  public var onIteration: (() -> Void)?
+
   /// Watches another descriptor (the control socket); `handler` runs when it is readable.
   public func watch(_ descriptor: Int32, handler: @escaping () -> Void) {
     extraDescriptors.append((descriptor, handler))
@@ -50,6 +53,7 @@ public final class MainLoop {
         app.handle(key: key)
       }
       app.resumeFollowingIfIdle()
+      onIteration?()
       redraw()
     }
   }
