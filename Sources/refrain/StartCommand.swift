@@ -27,6 +27,13 @@ struct StartCommand: ParsableCommand {
   }
 
   func run() throws {
+    let control: ControlServer
+    do {
+      control = try ControlServer(path: socket ?? UnixSocket.defaultPath())
+    } catch {
+      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
     guard isatty(STDOUT_FILENO) != 0 else {
       throw ValidationError("the full-screen player needs a terminal; try `refrain play FILE`")
     }
@@ -56,13 +63,6 @@ struct StartCommand: ParsableCommand {
     } catch {
       library = nil
       notice = notice ?? "library unavailable: \(error)"
-    }
-    let control: ControlServer
-    do {
-      control = try ControlServer(path: socket ?? UnixSocket.defaultPath())
-    } catch {
-      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
-      throw ExitCode(1)
     }
     let engine = PlayerEngine(output: audio)
     let presenter = PlaybackPresenter(player: engine)
