@@ -370,9 +370,14 @@ def bench_seek(ctx: dict, seeks: int) -> dict:
             if end is not None:
                 row["old_end"] = end["t"] - x
         rows.append(row)
+    # Silence from the first command to the end: underruns, or gaps at a seek.
+    first, last = recording.at(sent[0][1]) - 0.5, recording.at(sent[-1][1]) + 0.6
+    gaps = [{"rec_s": t - recording.at(sent[0][1]), "ms": length * 1000}
+            for t, length in ba.dropouts(recording.audio, first, last)]
     lat = [r["latency"] * 1000 for r in rows if r["latency"] is not None]
     old = [r["old_end"] * 1000 for r in rows if r["old_end"] is not None]
-    return {"cmd": cmd, "rows": rows, "latencies_ms": lat, "old_end_ms": old, "sink": sink,
+    return {"cmd": cmd, "rows": rows, "latencies_ms": lat, "old_end_ms": old, "sink": sink, "dropouts": gaps,
+            "span_s": last - first,
             "offset_ms": offset, "latencies_pa_ms": [v + offset for v in lat] if offset is not None else [],
             "stamp_gap_ms": max(stamp_gaps) * 1000 if stamp_gaps else None,
             "calib": _calibration(rec, recording)}
@@ -605,12 +610,27 @@ def bench_lyric_events(ctx: dict, runs: int, crosscheck: bool = True) -> dict:
         offset = sink.get("configured_ms")
         changes = aa.step_changes(recording.audio, FREQS)
         # Where each whole second of the track was heard (exact, from the decoded file).
-        heard = {}
+        heard, glitched = {}, set()
         for c in changes:
             if c.step is not None and 1 <= c.step <= 21 and c.step not in heard:
                 b = ba.boundary_in_recording(recording.audio, ref, float(c.step), c.t)
                 if b is not None and b["error"] < 0.05:
                     heard[c.step] = b["t"]
+                else:
+                    # The audio around the change is not the file's (a dropout): take the
+                    # moment the new tone is heard instead.
+                    o = ba.tone_onset(recording.audio, FREQS[c.step], c.t)
+                    if o is not None:
+                        heard[c.step] = o["t"]
+                        glitched.add(c.step)
+        # Silence inside the played stretch: audio that did not arrive in time.
+        marks_all = sorted(heard.items())
+        gaps = []
+        if marks_all:
+            for t, length in ba.dropouts(recording.audio, marks_all[0][1] - 0.9, marks_all[-1][1] + 0.4):
+                prior = [(k, x) for k, x in marks_all if x <= t + 0.002]
+                pos = prior[-1][0] + (t - prior[-1][1]) if prior else None
+                gaps.append({"track_s": pos, "ms": length * 1000})
         lines = [e for e in run.of("line") if isinstance(e.get("index"), int) and e["index"] >= 0]
         errs = []
         for e in lines:
@@ -619,7 +639,8 @@ def bench_lyric_events(ctx: dict, runs: int, crosscheck: bool = True) -> dict:
             x = heard.get(sec)
             err = None if x is None else (recording.at(e.arrival) - x) * 1000
             rows.append({"run": r + 1, "check": check, "parec_ms": latency, "index": n, "lrc": sec, "t": e["t"],
-                         "error": err, "error_pa": None if err is None or offset is None else err - offset})
+                         "error": err, "error_pa": None if err is None or offset is None else err - offset,
+                         "glitch": sec in glitched})
             if err is not None:
                 errs.append(err)
         # Position events against what was heard (between whole-second marks).
@@ -635,7 +656,8 @@ def bench_lyric_events(ctx: dict, runs: int, crosscheck: bool = True) -> dict:
                 continue
             pos.append((e["t"] - (k + (x - t))) * 1000)
         runs_info.append({"run": r + 1, "check": check, "parec_ms": latency, "sink": sink, "offset_ms": offset,
-                          "errors_ms": errs, "position_errors_ms": pos, "calib": _calibration(rec, recording)})
+                          "errors_ms": errs, "position_errors_ms": pos, "calib": _calibration(rec, recording),
+                          "dropouts": gaps, "seconds": duration})
         log(f"lyric events run {r + 1}/{len(plan)} (parec {latency} ms, sink configured "
             f"{fmt(offset, 1)} ms): {len(lines)} lines, median error {fmt(median(errs), 1)} ms")
     main_rows = [row for row in rows if not row["check"]]
@@ -647,6 +669,21 @@ def bench_lyric_events(ctx: dict, runs: int, crosscheck: bool = True) -> dict:
             "position_errors_pa_ms": [p + ri["offset_ms"] for ri in main_runs if ri["offset_ms"] is not None
                                       for p in ri["position_errors_ms"]],
             "calib": [ri["calib"] for ri in runs_info]}
+
+
+def bench_mpg123_dropouts(ctx: dict, frames: int = 383) -> dict:
+    """mpg123 playing the first 10 s of steps.mp3 while recorded: the reference for dropouts."""
+    if not shutil.which("mpg123"):
+        return {"skipped": "mpg123 is not installed"}
+    rec = Recorder(ctx["sink"], ctx["tmp"] / "mpg123.wav")
+    rec.start()
+    cmd = ["mpg123", "-q", "-o", "pulse", "-n", str(frames), str(STEPS)]
+    subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    recording = rec.stop(tail=0.3)
+    a, b = aa.sound_start(recording.audio), aa.sound_end(recording.audio)
+    gaps = [] if a is None or b is None else ba.dropouts(recording.audio, a + 0.05, b - 0.05)
+    return {"cmd": cmd, "seconds": (b - a) if a is not None and b is not None else 0,
+            "dropouts": [{"ms": length * 1000} for _, length in gaps]}
 
 
 def _decode_reference(ctx: dict) -> Path:
@@ -708,6 +745,18 @@ def within(value, target, lower_is_better=True) -> str:
         return "not measured"
     ok = value <= target if lower_is_better else value >= target
     return "within target" if ok else "**misses target**"
+
+
+def _mpg123_gaps(R: dict) -> str:
+    md = R.get("mpg123_dropouts")
+    if not md:
+        return "—"
+    if md.get("skipped"):
+        return md["skipped"]
+    g = md["dropouts"]
+    return (f"mpg123: {len(g)} in {md['seconds']:.0f} s"
+            + (f" (longest {max(x['ms'] for x in g):.1f} ms)" if g else "")
+            + f", `{cmdline(md['cmd'])}`")
 
 
 def render(m: dict, R: dict, args) -> str:
@@ -797,6 +846,13 @@ def render(m: dict, R: dict, args) -> str:
             f"{within(max(apa), 30) if apa else ''} on the sink's clock; {within(max(ae), 30)} as recorded |")
     else:
         add(f"| 5 | lyric event accuracy | not measured | | ≤ 10 ms median, ≤ 30 ms max | {R.get('lyric_skip', '')} |")
+    if sk or le:
+        gaps = list((sk or {}).get("dropouts", [])) + [g for ri in (le or {}).get("runs", []) for g in ri["dropouts"]]
+        secs = (sk or {}).get("span_s", 0) + sum(ri["seconds"] for ri in (le or {}).get("runs", []))
+        add(f"| 2, 5 | dropouts heard (silence ≥ 1 ms) in {secs:.0f} s of recorded playback | {len(gaps)}"
+            + (f" (longest {max(g['ms'] for g in gaps):.1f} ms)" if gaps else "") + " | "
+            + _mpg123_gaps(R) + " | none | "
+            + ("none heard" if not gaps else "**audible gaps**") + " |")
     add("")
 
     # ---- 1
@@ -878,7 +934,11 @@ def render(m: dict, R: dict, args) -> str:
         add("")
         add(f"New tone heard, as recorded: {stats_line(sk['latencies_ms'])} ms; on the sink's clock: "
             f"{stats_line(sk.get('latencies_pa_ms') or [])} ms. Target: median ≤ 50 ms. "
-            f"Old tone ends, as recorded: {stats_line(sk['old_end_ms'])} ms after the command.")
+            f"Old tone ends, as recorded: {stats_line(sk['old_end_ms'])} ms after the command. "
+            f"Dropouts (digital silence of 1 ms or more) from the first command to the end, "
+            f"{sk.get('span_s', 0):.1f} s: "
+            + (", ".join(f"{g['ms']:.1f} ms at +{g['rec_s']:.3f} s" for g in sk.get("dropouts", [])) or "none")
+            + ".")
         add("")
     else:
         add(f"Not measured: {R.get('seek_skip', '')}")
@@ -998,23 +1058,28 @@ def render(m: dict, R: dict, args) -> str:
         for r in le["rows"]:
             add(f"| {r['run']}{' (cross-check)' if r['check'] else ''} | {r['parec_ms']} ms | {r['index']} | "
                 f"{fmt(r['lrc'], 3, ' s')} | {r['t']:.3f} s | {fmt(r['error'], 1, ' ms')} | "
-                f"{fmt(r['error_pa'], 1, ' ms')} |")
+                f"{fmt(r['error_pa'], 1, ' ms')}"
+                f"{' — dropout at the change; heard = where the new tone resumed' if r.get('glitch') else ''} |")
         add("")
         e, pa = le["errors_ms"], le.get("errors_pa_ms") or []
         add(f"Runs at 20 ms: error as recorded {stats_line(e)} ms; on the sink's clock {stats_line(pa)} ms. "
             "Targets: |error| median ≤ 10 ms, max ≤ 30 ms.")
         add("")
-        add("| run | parec latency | sink render-ahead (configured latency) | `line` error as recorded, median | on the sink's clock | `position` error as recorded, median (n) | on the sink's clock |")
-        add("| --- | --- | --- | --- | --- | --- | --- |")
+        add("| run | parec latency | sink render-ahead (configured latency) | `line` error as recorded, median | on the sink's clock | `position` error as recorded, median (n) | on the sink's clock | dropouts (track position: length) |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for ri in le["runs"]:
             off = ri["offset_ms"]
             em, pm = median(ri["errors_ms"]), median(ri["position_errors_ms"])
             add(f"| {ri['run']}{' (cross-check)' if ri['check'] else ''} | {ri['parec_ms']} ms | {fmt(off, 1, ' ms')} | "
                 f"{fmt(em, 1, ' ms')} | {fmt(em - off if em is not None and off is not None else None, 1, ' ms')} | "
                 f"{fmt(pm, 1, ' ms')} ({len(ri['position_errors_ms'])}) | "
-                f"{fmt(pm + off if pm is not None and off is not None else None, 1, ' ms')} |")
+                f"{fmt(pm + off if pm is not None and off is not None else None, 1, ' ms')} | "
+                + (", ".join(f"{fmt(g['track_s'], 3, ' s')}: {g['ms']:.1f} ms" for g in ri["dropouts"]) or "none")
+                + " |")
         add("")
-        add("The `position` error is the reported `t` − the position heard when the event arrived "
+        add("*Dropouts* are stretches of digital silence of 1 ms or more while steps.mp3 (which never "
+            "falls silent) was playing: audio that reached PulseAudio too late (a stream underrun). "
+            "The `position` error is the reported `t` − the position heard when the event arrived "
             "(negative: the report is behind the sound). The cross-check run records with "
             "`parec --latency-msec=5`, which makes the null sink render less far ahead: the figures as "
             "recorded move with it, those on the sink's clock should not.")
@@ -1084,7 +1149,7 @@ def write_doc(text: str, out: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=3, help="runs of each 30 s playback (CPU benchmark)")
-    ap.add_argument("--seeks", type=int, default=16)
+    ap.add_argument("--seeks", type=int, default=14)
     ap.add_argument("--lyric-runs", type=int, default=1,
                     help="20 s runs for the lyric-event figures (a 10 s cross-check run follows)")
     ap.add_argument("--quick", action="store_true", help="one playback run each, fewer seeks")
@@ -1143,6 +1208,8 @@ def main() -> int:
                 R["lyric_events"] = bench_lyric_events(ctx, args.lyric_runs)
                 log(f"lyric events: median |error| "
                     f"{fmt(median([abs(x) for x in R['lyric_events']['errors_ms']]), 1)} ms")
+            if "2" in only or "5" in only:
+                R["mpg123_dropouts"] = bench_mpg123_dropouts(ctx)
             if "1" in only:
                 R["cpu"] = bench_cpu(ctx, args.runs)
         else:

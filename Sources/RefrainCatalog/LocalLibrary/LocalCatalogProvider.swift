@@ -74,15 +74,15 @@ public struct LocalCatalogProvider: CatalogProvider {
       switch kind {
       case .track:
         let ids = try LocalLibrarySearch.rankedIDs(
-          parsed, in: .tracks, offset: offset, limit: limit + 1, db: db)
+          parsed, in: LocalSearchTable.tracks, offset: offset, limit: limit + 1, db: db)
         items = try LocalLibraryRows.tracks(ids: ids, db: db).map { .track($0) }
       case .album:
         let ids = try LocalLibrarySearch.rankedIDs(
-          parsed, in: .albums, offset: offset, limit: limit + 1, db: db)
+          parsed, in: LocalSearchTable.albums, offset: offset, limit: limit + 1, db: db)
         items = try LocalLibraryRows.albums(ids: ids, db: db).map { .album($0) }
       case .artist:
         let ids = try LocalLibrarySearch.rankedIDs(
-          parsed, in: .artists, offset: offset, limit: limit + 1, db: db)
+          parsed, in: LocalSearchTable.artists, offset: offset, limit: limit + 1, db: db)
         items = try LocalLibraryRows.artists(ids: ids, db: db).map { .artist($0) }
       case .playlist:
         items = try Self.playlists(matching: parsed, offset: offset, limit: limit + 1, db: db)

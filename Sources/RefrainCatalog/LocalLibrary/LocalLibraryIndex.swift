@@ -1,29 +1,24 @@
 import Foundation
 import GRDB
 
-/// Writes local tracks, artists and albums into the library file (inside the caller's
-/// transaction).
+/// Writes local tracks, artists and albums, and their full-text rows, into the library file
+/// (inside the caller's transaction).
 ///
 /// Artists are grouped by name ignoring case and spacing; albums by album artist (or artist)
 /// and title. The IDs of artists and albums seen during one scan are remembered so a batch of
 /// files from one album costs one lookup. Statements are prepared once per connection
-/// (GRDB's statement cache): the search triggers make a fresh compile costly.
+/// (GRDB's statement cache).
 struct LocalLibraryIndex {
   private var artistIDs: [String: Int64] = [:]
   private var albumIDs: [String: Int64] = [:]
 
-  /// A name as a grouping and sorting key: lowercased, spaces collapsed.
-  static func key(_ text: String) -> String {
-    text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
-  }
-
   /// Inserts or updates the track for `file`; returns `true` when it was new.
   @discardableResult
   mutating func upsert(_ info: LocalTrackInfo, file: FoundFile, in db: Database) throws -> Bool {
-    let title = Self.clean(info.title) ?? Self.fileTitle(file.path)
-    let artist = Self.clean(info.artist)
-    let albumArtist = Self.clean(info.albumArtist)
-    let album = Self.clean(info.album)
+    let title = LocalText.clean(info.title) ?? LocalText.fileTitle(file.path)
+    let artist = LocalText.clean(info.artist)
+    let albumArtist = LocalText.clean(info.albumArtist)
+    let album = LocalText.clean(info.album)
     let trackArtistID = try artist.map { try artistID(named: $0, in: db) }
     var albumID: Int64?
     if let album {
@@ -32,61 +27,83 @@ struct LocalLibraryIndex {
     let now = LibraryStore.now()
     let duration = info.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     let values: [(any DatabaseValueConvertible)?] = [
-      file.size, file.mtime, title, Self.key(title), artist, album, albumArtist, trackArtistID,
-      albumID, info.trackNumber, info.year, duration, file.hasLyrics, file.lyricsPath,
-      CJKGrams.grams([title, artist, album]), now,
+      file.size, file.mtime, title, LocalText.key(title), artist, album, albumArtist,
+      trackArtistID, albumID, info.trackNumber, info.year, duration, file.hasLyrics,
+      file.lyricsPath, now,
     ]
     let existing = try Int64.fetchOne(
       db.cachedStatement(sql: "SELECT id FROM local_tracks WHERE path = ?"),
       arguments: [file.path])
+    let rowID: Int64
     if let existing {
       try db.cachedStatement(
         sql: """
           UPDATE local_tracks SET size = ?, mtime = ?, title = ?, title_key = ?, artist = ?,
             album = ?, album_artist = ?, artist_id = ?, album_id = ?, track_number = ?, year = ?,
-            duration = ?, has_lrc = ?, lyrics_path = ?, grams = ?, updated_at = ?
+            duration = ?, has_lrc = ?, lyrics_path = ?, updated_at = ?
           WHERE id = ?
           """
       ).execute(arguments: StatementArguments(values + [existing]))
-      return false
+      rowID = existing
+    } else {
+      try db.cachedStatement(
+        sql: """
+          INSERT INTO local_tracks (size, mtime, title, title_key, artist, album, album_artist,
+            artist_id, album_id, track_number, year, duration, has_lrc, lyrics_path,
+            updated_at, added_at, path)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """
+      ).execute(arguments: StatementArguments(values + [now, file.path]))
+      rowID = db.lastInsertedRowID
     }
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO local_tracks (size, mtime, title, title_key, artist, album, album_artist,
-          artist_id, album_id, track_number, year, duration, has_lrc, lyrics_path, grams,
-          updated_at, added_at, path)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    ).execute(arguments: StatementArguments(values + [now, file.path]))
-    return true
+    try LocalSearchTable.tracks.write(
+      rowID: rowID, values: [title, artist, album], replacing: existing != nil, in: db)
+    return existing == nil
   }
 
   /// Deletes the tracks at `paths` (and any failure notes for them).
   static func remove(paths: [String], in db: Database) throws {
-    let track = try db.cachedStatement(sql: "DELETE FROM local_tracks WHERE path = ?")
+    let find = try db.cachedStatement(sql: "SELECT id FROM local_tracks WHERE path = ?")
+    let track = try db.cachedStatement(sql: "DELETE FROM local_tracks WHERE id = ?")
     let failure = try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
     for path in paths {
-      try track.execute(arguments: [path])
+      if let id = try Int64.fetchOne(find, arguments: [path]) {
+        try track.execute(arguments: [id])
+        try LocalSearchTable.tracks.remove(rowID: id, in: db)
+      }
       try failure.execute(arguments: [path])
     }
   }
 
   /// Deletes albums without tracks, then artists without tracks or albums.
   static func removeOrphans(in db: Database) throws {
-    try db.execute(
+    let albums = try Int64.fetchAll(
+      db,
       sql: """
-        DELETE FROM local_albums WHERE NOT EXISTS
-          (SELECT 1 FROM local_tracks t WHERE t.album_id = local_albums.id);
-        DELETE FROM local_artists WHERE NOT EXISTS
-            (SELECT 1 FROM local_tracks t WHERE t.artist_id = local_artists.id)
-          AND NOT EXISTS (SELECT 1 FROM local_albums a WHERE a.artist_id = local_artists.id);
+        SELECT id FROM local_albums a
+        WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.album_id = a.id)
         """)
+    for id in albums {
+      try db.execute(sql: "DELETE FROM local_albums WHERE id = ?", arguments: [id])
+      try LocalSearchTable.albums.remove(rowID: id, in: db)
+    }
+    let artists = try Int64.fetchAll(
+      db,
+      sql: """
+        SELECT id FROM local_artists r
+        WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.artist_id = r.id)
+          AND NOT EXISTS (SELECT 1 FROM local_albums a WHERE a.artist_id = r.id)
+        """)
+    for id in artists {
+      try db.execute(sql: "DELETE FROM local_artists WHERE id = ?", arguments: [id])
+      try LocalSearchTable.artists.remove(rowID: id, in: db)
+    }
   }
 
   // MARK: - Artists and albums
 
   private mutating func artistID(named name: String, in db: Database) throws -> Int64 {
-    let key = Self.key(name)
+    let key = LocalText.key(name)
     if let id = artistIDs[key] { return id }
     let id: Int64
     if let found = try Int64.fetchOne(
@@ -94,9 +111,10 @@ struct LocalLibraryIndex {
     {
       id = found
     } else {
-      try db.cachedStatement(sql: "INSERT INTO local_artists (key, name, grams) VALUES (?, ?, ?)")
-        .execute(arguments: [key, name, CJKGrams.grams([name])])
+      try db.cachedStatement(sql: "INSERT INTO local_artists (key, name) VALUES (?, ?)")
+        .execute(arguments: [key, name])
       id = db.lastInsertedRowID
+      try LocalSearchTable.artists.write(rowID: id, values: [name], replacing: false, in: db)
     }
     artistIDs[key] = id
     return id
@@ -105,54 +123,37 @@ struct LocalLibraryIndex {
   private mutating func albumID(title: String, artist: String?, year: Int?, in db: Database)
     throws -> Int64
   {
-    let key = Self.key(artist ?? "") + "\u{1F}" + Self.key(title)
-    let id: Int64
+    let key = LocalText.key(artist ?? "") + "\u{1F}" + LocalText.key(title)
     if let known = albumIDs[key] {
-      id = known
-    } else if let found = try Int64.fetchOne(
+      try raiseYear(of: known, to: year, in: db)
+      return known
+    }
+    let id: Int64
+    if let found = try Int64.fetchOne(
       db.cachedStatement(sql: "SELECT id FROM local_albums WHERE key = ?"), arguments: [key])
     {
       id = found
+      try raiseYear(of: id, to: year, in: db)
     } else {
       let ownerID = try artist.map { try artistID(named: $0, in: db) }
       try db.cachedStatement(
         sql: """
-          INSERT INTO local_albums (key, title, title_key, artist_name, artist_id, year, grams)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
+          INSERT INTO local_albums (key, title, title_key, artist_name, artist_id, year)
+          VALUES (?, ?, ?, ?, ?, ?)
           """
-      ).execute(arguments: [
-        key, title, Self.key(title), artist, ownerID, year, CJKGrams.grams([title, artist]),
-      ])
+      ).execute(arguments: [key, title, LocalText.key(title), artist, ownerID, year])
       id = db.lastInsertedRowID
-      albumIDs[key] = id
-      return id
+      try LocalSearchTable.albums.write(rowID: id, values: [title, artist], replacing: false, in: db)
     }
     albumIDs[key] = id
-    if let year {
-      // An album's year is its newest track's.
-      try db.cachedStatement(
-        sql: "UPDATE local_albums SET year = ? WHERE id = ? AND (year IS NULL OR year < ?)"
-      ).execute(arguments: [year, id, year])
-    }
     return id
   }
 
-  // MARK: - Text
-
-  /// A tag value in canonical (NFC) form; blank values become `nil`. Control characters are
-  /// kept: the UI sanitises what it shows, and search must find what the tag says.
-  static func clean(_ value: String?) -> String? {
-    guard let value else { return nil }
-    let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-    return trimmed.isEmpty ? nil : trimmed.precomposedStringWithCanonicalMapping
-  }
-
-  /// The title used when a file has no title tag: its name without the extension.
-  static func fileTitle(_ path: String) -> String {
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
-      return name.precomposedStringWithCanonicalMapping
-    }
-    return String(name[..<dot]).precomposedStringWithCanonicalMapping
+  /// An album's year is its newest track's.
+  private func raiseYear(of album: Int64, to year: Int?, in db: Database) throws {
+    guard let year else { return }
+    try db.cachedStatement(
+      sql: "UPDATE local_albums SET year = ? WHERE id = ? AND (year IS NULL OR year < ?)"
+    ).execute(arguments: [year, album, year])
   }
 }

@@ -95,7 +95,7 @@ public struct LocalLibraryScanner: Sendable {
               sql: "DELETE FROM local_scan_failures WHERE path = ?", arguments: [file.path])
             if isNew { summary.added += 1 } else { summary.updated += 1 }
           case .failure(let error):
-            try db.execute(sql: "DELETE FROM local_tracks WHERE path = ?", arguments: [file.path])
+            try LocalLibraryIndex.remove(paths: [file.path], in: db)
             try db.execute(
               sql: """
                 INSERT OR REPLACE INTO local_scan_failures (path, size, mtime, reason)

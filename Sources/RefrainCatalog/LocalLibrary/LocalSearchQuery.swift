@@ -21,7 +21,7 @@ struct LocalSearchQuery: Equatable {
       .map(String.init)
     guard !chunks.isEmpty else { return nil }
     text = chunks.joined(separator: " ")
-    key = LocalLibraryIndex.key(text)
+    key = LocalText.key(text)
     words = Self.words(in: text)
   }
 

@@ -70,14 +70,21 @@ struct LRCLIBClient: Sendable {
 
     let data: Data
     let response: URLResponse
-    let (session, sent) = (self.session, request)
-    switch await LyricsDeadline.run(seconds: timeout, { try await session.data(for: sent) }) {
+    let (session, sent, pending) = (self.session, request, PendingRequest())
+    let outcome = await LyricsDeadline.run(seconds: timeout) {
+      try await withCheckedThrowingContinuation { continuation in
+        pending.start(session, sent) { continuation.resume(with: $0) }
+      }
+    }
+    switch outcome {
     case .value(let answer):
       (data, response) = answer
     case .timedOut:
+      pending.cancel()
       throw LRCLIBError.offlineOrSlow(
         detail: "no answer from the lyrics service within \(Self.seconds(timeout))")
     case .cancelled:
+      pending.cancel()
       throw CancellationError()
     case .failure(let error as URLError) where error.code == .cancelled:
       throw CancellationError()
@@ -128,6 +135,49 @@ struct LRCLIBClient: Sendable {
       return "cannot reach the lyrics service (\(error.localizedDescription))"
     default:
       return "the request to the lyrics service failed (\(error.localizedDescription))"
+    }
+  }
+
+  /// One data task, cancelled directly rather than through task cancellation.
+  ///
+  /// `URLSession.data(for:)` on Linux can deadlock when its task is cancelled while the
+  /// answer is being delivered (the cancellation holds the task's lock while it waits for the
+  /// session's queue, which waits for the same lock). Here the caller cancels the data task
+  /// itself, after the time limit, outside any cancellation handler.
+  private final class PendingRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    /// Starts the request; `completion` runs once with the answer or the error.
+    func start(
+      _ session: URLSession, _ request: URLRequest,
+      _ completion: @escaping @Sendable (Result<(Data, URLResponse), any Error>) -> Void
+    ) {
+      let task = session.dataTask(with: request) { data, response, error in
+        if let error {
+          completion(.failure(error))
+        } else if let response {
+          completion(.success((data ?? Data(), response)))
+        } else {
+          completion(.failure(URLError(.badServerResponse)))
+        }
+      }
+      let alreadyCancelled = lock.withLock {
+        self.task = task
+        return cancelled
+      }
+      if alreadyCancelled { task.cancel() }
+      task.resume()
+    }
+
+    /// Cancels the request if it is still running.
+    func cancel() {
+      let task = lock.withLock {
+        cancelled = true
+        return self.task
+      }
+      task?.cancel()
     }
   }
 

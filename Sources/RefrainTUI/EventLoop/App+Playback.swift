@@ -51,10 +51,11 @@ extension App {
   func handleLyricsView(_ command: Command) -> Bool {
     guard var view = lyricsView else { return false }
     let count = presenter.lyrics?.timeline.count ?? 0
-    let current = presenter.lyrics?.currentIndex ?? 0
+    let current = currentLyricIndex
     switch command {
     case .move(let move):
-      var index = view.selection ?? current
+      // While following, a move starts from the highlighted line (before the first: -1).
+      var index = (view.following ? nil : view.selection) ?? current ?? -1
       switch move {
       case .down, .right: index += 1
       case .up, .left: index -= 1
@@ -70,10 +71,12 @@ extension App {
       setStatus("seek mode \(view.seekMode ? "on: Enter seeks to the line" : "off: Enter closes")")
     case .follow:
       view.following = true
-      view.selection = presenter.lyrics?.currentIndex
+      view.selection = currentLyricIndex
     case .open:
-      if view.seekMode, let selection = view.selection, count > 0 {
-        presenter.seekToLine(selection)
+      // While following, Enter acts on the highlighted line, not on a stale selection.
+      if view.seekMode, let target = view.following ? current : view.selection, count > 0 {
+        presenter.seekToLine(target)
+        view.selection = target
         view.following = true
       } else {
         lyricsView = nil
@@ -87,6 +90,15 @@ extension App {
     }
     lyricsView = view
     return true
+  }
+
+  /// The line the audible position is in now (the highlighted one), if any.
+  ///
+  /// Read from the timeline, not from `LyricFollower.currentIndex`: the full-screen loop
+  /// never calls `lyricChange()`, so the follower's last reported line stays `nil`.
+  var currentLyricIndex: Int? {
+    guard let timeline = presenter.lyrics?.timeline, timeline.isSynced else { return nil }
+    return timeline.index(at: presenter.snapshot.position)
   }
 
   /// Returns to following the current line after 5 s without input.

@@ -132,7 +132,7 @@ public final class App {
       presenter.cycleRepeat()
       setStatus("repeat \(presenter.queue.repeatMode.rawValue)")
     case .lyrics:
-      lyricsView = LyricsViewState(selection: presenter.lyrics?.currentIndex, lastInput: now())
+      lyricsView = LyricsViewState(selection: currentLyricIndex, lastInput: now())
     case .nudge(let delta): nudge(delta)
     case .lyricLine(let index): presenter.seekToLine(index)
     case .show(let target):

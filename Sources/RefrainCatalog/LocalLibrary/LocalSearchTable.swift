@@ -1,0 +1,52 @@
+import GRDB
+
+/// One searchable table of the local index and its two full-text tables.
+///
+/// `<index>_words` (`unicode61`) holds the text columns plus `grams` (``CJKGrams``);
+/// `<index>_grams` (`trigram`) holds the text columns. Both share the table's row IDs.
+struct LocalSearchTable: Sendable {
+  /// The content table (`local_tracks`).
+  var table: String
+  /// The full-text tables' name prefix (`local_track` → `local_track_words`, `…_grams`).
+  var index: String
+  /// The lowercased title or name column used for the exact and prefix ranks.
+  var keyColumn: String
+  /// The text columns, in full-text column order; the first is the title or name.
+  var columns: [String]
+  /// BM25 weights per text column (the title counts most), then one for `grams`.
+  var weights: [Double]
+
+  static let tracks = LocalSearchTable(
+    table: "local_tracks", index: "local_track", keyColumn: "title_key",
+    columns: ["title", "artist", "album"], weights: [10, 4, 2, 1])
+  static let albums = LocalSearchTable(
+    table: "local_albums", index: "local_album", keyColumn: "title_key",
+    columns: ["title", "artist_name"], weights: [10, 4, 1])
+  static let artists = LocalSearchTable(
+    table: "local_artists", index: "local_artist", keyColumn: "key", columns: ["name"],
+    weights: [2, 1])
+
+  /// The word table.
+  var words: String { index + "_words" }
+  /// The trigram table.
+  var trigrams: String { index + "_grams" }
+
+  /// Indexes a row's text (`values` in ``columns`` order), replacing what was indexed before.
+  func write(rowID: Int64, values: [String?], replacing: Bool, in db: Database) throws {
+    if replacing { try remove(rowID: rowID, in: db) }
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    let list = columns.joined(separator: ", ")
+    try db.cachedStatement(
+      sql: "INSERT INTO \(words) (rowid, \(list), grams) VALUES (?, \(marks), ?)"
+    ).execute(arguments: StatementArguments([rowID] + values + [CJKGrams.grams(values)]))
+    try db.cachedStatement(sql: "INSERT INTO \(trigrams) (rowid, \(list)) VALUES (?, \(marks))")
+      .execute(arguments: StatementArguments([rowID] + values))
+  }
+
+  /// Removes a row from both full-text tables.
+  func remove(rowID: Int64, in db: Database) throws {
+    try db.cachedStatement(sql: "DELETE FROM \(words) WHERE rowid = ?").execute(arguments: [rowID])
+    try db.cachedStatement(sql: "DELETE FROM \(trigrams) WHERE rowid = ?")
+      .execute(arguments: [rowID])
+  }
+}

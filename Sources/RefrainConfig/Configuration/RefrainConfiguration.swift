@@ -1,0 +1,124 @@
+import Foundation
+import RefrainCore
+import RefrainTUI
+
+/// Everything a user can set in `config.toml`; every property starts at its default.
+///
+/// Load it with ``RefrainConfiguration/load(environment:)``. Keys that are missing, unknown
+/// or wrong keep the defaults below, so Refrain always starts.
+public struct RefrainConfiguration: Sendable, Equatable {
+  /// A catalog Refrain can open at start.
+  public enum Provider: String, Sendable, CaseIterable {
+    /// The bundled demo catalog; works offline.
+    case demo
+    /// The user's own MP3 folders (`catalog.music_folders`).
+    case local
+    /// The online catalog at `online.deezer_url`.
+    case deezer
+  }
+
+  /// Where decoded audio goes.
+  public enum Output: String, Sendable, CaseIterable {
+    /// A PulseAudio server (local, or `audio.pulse_server`).
+    case pulse
+    /// Silence on a real-time clock; lyrics and the queue still work.
+    case null
+  }
+
+  /// A colour scheme for the full-screen player.
+  public enum Theme: String, Sendable, CaseIterable {
+    /// Refrain's standard colours.
+    case standard = "default"
+    /// No colours; bold, reverse and underline still mark the focus.
+    case mono
+  }
+
+  /// One entry of `[keys]`, `[keys.lists]` or `[keys.lyrics]`.
+  public struct KeyBinding: Sendable, Hashable {
+    /// The key, as `Key(name:)` reads it.
+    public var key: Key
+    /// What the key does; `nil` removes the key's binding in `context`.
+    public var command: Command?
+    /// Where the binding applies.
+    public var context: KeyContext
+
+    /// Creates a binding override.
+    public init(key: Key, command: Command?, context: KeyContext) {
+      self.key = key
+      self.command = command
+      self.context = context
+    }
+  }
+
+  /// The range `audio.buffer_ms` accepts, in milliseconds.
+  public static let bufferRange = 20...2000
+  /// The largest `lyrics.offset_ms` either way, in milliseconds.
+  public static let maxLyricOffsetMs = 60_000
+
+  // [catalog]
+  /// The catalog opened at start (`catalog.provider`).
+  public var provider: Provider = .demo
+  /// Folders of MP3 files for the local catalog, `~` expanded (`catalog.music_folders`).
+  public var musicFolders: [String] = []
+
+  // [audio]
+  /// The audio output (`audio.output`).
+  public var output: Output = .pulse
+  /// The PulseAudio server; `nil` uses `PULSE_SERVER` or the default (`audio.pulse_server`).
+  public var pulseServer: String?
+  /// The PulseAudio sink; `nil` uses the server's default sink (`audio.pulse_sink`).
+  public var pulseSink: String?
+  /// How much audio PulseAudio buffers, in milliseconds (`audio.buffer_ms`).
+  public var bufferMs = 50
+
+  // [lyrics]
+  /// Where lyrics are looked for, in order (`lyrics.sources`).
+  public var lyricsSources: [LyricsSourceKind] = [.sidecar, .embedded, .cache, .online]
+  /// Shifts every track's lyrics; positive shows lines earlier (`lyrics.offset_ms`).
+  public var lyricOffsetMs = 0
+
+  // [online]
+  /// The online catalog's API root; `nil` turns it off (`online.deezer_url`).
+  public var deezerURL: URL?
+  /// The LRCLIB-compatible lyrics service's root; `nil` turns it off (`online.lrclib_url`).
+  public var lrclibURL: URL?
+
+  // [display]
+  /// Whether the player uses colours (`display.colors`); `NO_COLOR` still wins.
+  public var colors = true
+  /// The colour scheme (`display.theme`).
+  public var theme: Theme = .standard
+  /// Whether the Player pane shows the cover art box (`display.cover_art`).
+  public var coverArt = true
+  /// Whether mouse clicks and the wheel are used (`display.mouse`).
+  public var mouse = false
+
+  // [keys]
+  /// Key binding overrides, in file order, applied onto `KeyMap.standard`.
+  public var keyBindings: [KeyBinding] = []
+
+  /// Creates the default configuration.
+  public init() {}
+
+  /// Whether the player should draw in colour: `colors` on and a colour theme chosen.
+  public var usesColors: Bool { colors && theme != .mono }
+
+  /// The PulseAudio buffer target in seconds, as `PulseOutput(bufferTarget:)` takes it.
+  public var bufferTarget: Double { Double(bufferMs) / 1000 }
+
+  /// `base` with the configured key bindings applied, in file order.
+  public func keyMap(base: KeyMap = .standard) -> KeyMap {
+    var map = base
+    for binding in keyBindings {
+      if let command = binding.command {
+        map.bind(binding.key, to: command, in: binding.context)
+      } else {
+        let remaining = map.bindings.filter {
+          !($0.key == binding.key && $0.context == binding.context)
+        }
+        map = KeyMap(bindings: remaining)
+      }
+    }
+    return map
+  }
+}
