@@ -32,6 +32,7 @@ e2e: fixtures build
 	scripts/with-test-pulse python3 -m pytest -q Tests/EndToEnd
 
 bench: fixtures release
+	$(SWIFT) build -c release --product refrain-bench
 	scripts/with-test-pulse python3 scripts/bench.py
 
 format:

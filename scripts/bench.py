@@ -1045,7 +1045,8 @@ def render(m: dict, R: dict, args) -> str:
     add("")
     if le and le.get("rows"):
         main_runs = [ri for ri in le["runs"] if not ri["check"]]
-        add(f"`{cmdline(le['cmd'])}`, {len(main_runs)} runs, each with its own recording made as in 2. "
+        add(f"`{cmdline(le['cmd'])}`, {len(main_runs)} run{'s' if len(main_runs) != 1 else ''}, each with its "
+            "own recording made as in 2. "
             "`lyrics-steps.lrc` puts line n at second 2n + 1, exactly where the tone changes. A reader "
             "thread stamps each `line` event as its JSON line arrives; the moment second 2n + 1 was heard "
             "is found by sliding the decoded file (Refrain's own `--output wav:` of steps.mp3) over the "
@@ -1082,8 +1083,21 @@ def render(m: dict, R: dict, args) -> str:
             "The `position` error is the reported `t` − the position heard when the event arrived "
             "(negative: the report is behind the sound). The cross-check run records with "
             "`parec --latency-msec=5`, which makes the null sink render less far ahead: the figures as "
-            "recorded move with it, those on the sink's clock should not.")
+            "recorded move with it, and those on the sink's clock would stay put if the correction "
+            "were the whole story.")
         add("")
+        pts = [(ri["offset_ms"], median(ri["errors_ms"])) for ri in le["runs"]
+               if ri["offset_ms"] is not None and ri["errors_ms"]]
+        if len(pts) >= 2 and pts[0][0] != pts[-1][0]:
+            (b1, e1), (b2, e2) = pts[0], pts[-1]
+            slope = ((e1 - b1) - (e2 - b2)) / (b1 - b2)
+            add(f"Here the `line` error on the sink's clock was {e1 - b1:.1f} ms with a {b1:.1f} ms block and "
+                f"{e2 - b2:.1f} ms with a {b2:.1f} ms block: {slope:.2f} ms more per ms of block. "
+                + ("So part of Refrain's lag grows with the sink's latency (its audible clock runs behind "
+                   "the sink's clock by a share of the block), or the recording is early by more than one "
+                   "block; these runs cannot tell the two apart." if abs(slope) > 0.2 else
+                   "The correction accounts for the sink's latency."))
+            add("")
     else:
         add(f"Not measured: {R.get('lyric_skip', '')}")
         add("")

@@ -57,7 +57,7 @@ struct ConfigCommand: ParsableCommand {
     }
     for problem in result.problems { print(problem) }
     let count = result.problems.count
-    print("\(count) problem\(count == 1 ? "" : "s"); those keys keep their defaults")
+    print("\(count) problem\(count == 1 ? "" : "s")")
     throw ExitCode(1)
   }
 }

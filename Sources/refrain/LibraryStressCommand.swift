@@ -93,21 +93,34 @@ struct LibraryStressCommand: ParsableCommand {
       let queries = (0..<iterations).map { _ in makeQuery() }
       for query in queries.prefix(20) { _ = try provider.searchNow(query, kind: .track) }
       var times: [Double] = []
+      var cpuTimes: [Double] = []
       var hits = 0
       for query in queries {
         let begin = DispatchTime.now().uptimeNanoseconds
+        let cpuBegin = Self.threadCPUTime()
         let page = try provider.searchNow(query, kind: .track, limit: 50)
+        cpuTimes.append((Self.threadCPUTime() - cpuBegin) * 1e3)
         times.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6)
         hits += page.items.isEmpty ? 0 : 1
       }
       times.sort()
+      cpuTimes.sort()
       fields.append(("\(name)_p50_ms", .number(Self.percentile(times, 0.50), decimals: 3)))
       fields.append(("\(name)_p99_ms", .number(Self.percentile(times, 0.99), decimals: 3)))
       fields.append(("\(name)_max_ms", .number(times.last ?? 0, decimals: 3)))
+      fields.append(("\(name)_cpu_p50_ms", .number(Self.percentile(cpuTimes, 0.50), decimals: 3)))
+      fields.append(("\(name)_cpu_p99_ms", .number(Self.percentile(cpuTimes, 0.99), decimals: 3)))
       fields.append(("\(name)_with_results", .integer(hits)))
     }
     fields.append(("queries_per_kind", .integer(iterations)))
     print(JSONLine(fields).text)
+  }
+
+  /// The CPU time this thread has used, in seconds (preemption by other processes excluded).
+  private static func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
   /// The value below which `fraction` of the sorted samples fall (nearest rank).

@@ -51,6 +51,12 @@ struct SearchCommand: ParsableCommand {
       FileHandle.standardError.write(Data("refrain search: \(error)\n".utf8))
       throw ExitCode(1)
     }
+    if provider == "local", page.items.isEmpty, let library = try? LibraryStore.openDefault(),
+      (try? LocalCatalogProvider(store: library).trackCount()) == 0
+    {
+      FileHandle.standardError.write(
+        Data("refrain search: your library is empty; index your music with `refrain scan DIR`\n".utf8))
+    }
     if json {
       print("[" + page.items.map { Self.jsonObject($0).text }.joined(separator: ",") + "]")
     } else if page.items.isEmpty {

@@ -194,6 +194,26 @@ final class HTTPClientServerTests: XCTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
   }
 
+  func testCancellationRacingCompletionNeverDeadlocks() async throws {
+    // URLSession.data(for:) on Linux can deadlock when a task is cancelled just as its
+    // answer arrives; the transport must not. A hang fails here instead of stalling.
+    let (client, _) = makeTestClient()
+    let genre = endpoint("/genre/113")
+    let finished = expectation(description: "every request finished or was cancelled")
+    Task {
+      for round in 0..<200 {
+        let task = Task { try await client.data(for: genre) }
+        try? await Task.sleep(nanoseconds: UInt64(round % 6) * 400_000)
+        task.cancel()
+        if case .failure(let error) = await task.result {
+          XCTAssertEqual(error as? NetworkError, .cancelled)
+        }
+      }
+      finished.fulfill()
+    }
+    await fulfillment(of: [finished], timeout: 15)
+  }
+
   // MARK: - Messages
 
   func testEveryErrorSaysWhatToDo() {

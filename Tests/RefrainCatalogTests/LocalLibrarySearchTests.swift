@@ -79,7 +79,7 @@ final class LocalLibrarySearchTests: XCTestCase {
     XCTAssertEqual(try titles("랑해요"), ["사랑해요"])
   }
 
-  func testShortKoreanSubstringFallsBackToLike() throws {
+  func testShortKoreanSubstringUsesCharacterPieces() throws {
     XCTAssertEqual(Set(try titles("랑해")), ["사랑해요", "너를 사랑해"])
     XCTAssertTrue(try titles("사랑").contains("첫사랑"), "inside a word")
   }
@@ -114,6 +114,37 @@ final class LocalLibrarySearchTests: XCTestCase {
       }
     }
     XCTAssertEqual(try provider.trackCount(), Self.library.count)
+  }
+
+  func testEveryPatternBuiltFromHostileTextPassesGRDBValidation() throws {
+    // Searches bind the patterns without re-validating them (for speed); this proves the
+    // construction always yields valid FTS5 syntax for every table and column filter.
+    let inputs = [
+      "\"", "\"\"", "'", "*", "(", ")", "NEAR", "NEAR(a b)", "AND", "OR", "NOT", "^", "-", "+",
+      ":", "title:love", "{title}: love", "love*", "lo\"ve", "%", "\\", "사\"랑", "랑 \"x\"",
+      "夜 *", "a AND (b OR c)", "\u{1B}[31m", "\u{0}x", "é", "ありがとう NEAR/2 x",
+    ]
+    let tables = [LocalSearchTable.tracks, .albums, .artists]
+    try store.read { db in
+      for input in inputs {
+        guard let query = LocalSearchQuery(input) else { continue }
+        for table in tables {
+          let words = [
+            query.prefixPattern, query.prefixPattern(inColumns: table.columns),
+            query.prefixPattern(inColumns: [table.columns[0]]), query.gramsPattern,
+          ]
+          for pattern in words.compactMap({ $0 }) {
+            XCTAssertNoThrow(
+              try db.makeFTS5Pattern(rawPattern: pattern, forTable: table.words), "\(input): \(pattern)")
+          }
+          let grams = [query.substringPattern, query.substringPattern(inColumns: [table.columns[0]])]
+          for pattern in grams.compactMap({ $0 }) {
+            XCTAssertNoThrow(
+              try db.makeFTS5Pattern(rawPattern: pattern, forTable: table.trigrams), "\(input): \(pattern)")
+          }
+        }
+      }
+    }
   }
 
   func testOperatorsAndQuotesAreSearchedAsText() throws {

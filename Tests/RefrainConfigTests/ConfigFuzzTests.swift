@@ -6,8 +6,13 @@ import XCTest
 
 /// The reader under random and mangled TOML: it never traps or hangs, it reports problems.
 ///
-/// Every case is seeded, so a failure names a seed that reproduces it.
+/// Every case is seeded, so a failure names a seed that reproduces it. Set
+/// `REFRAIN_FUZZ_SCALE=50` to run fifty times as many cases.
 final class ConfigFuzzTests: XCTestCase {
+  /// How many times the standard number of cases to run.
+  private let scale = max(
+    Int(ProcessInfo.processInfo.environment["REFRAIN_FUZZ_SCALE"] ?? "") ?? 1, 1)
+
   /// A config that sets every key, to mutate.
   private static let fullFile = """
     [catalog]
@@ -45,13 +50,14 @@ final class ConfigFuzzTests: XCTestCase {
     "true", "false", "1979-05-27T07:32:00Z", "07:32:00", "9223372036854775807",
     "99999999999999999999", "catalog", "audio", "lyrics", "online", "display", "keys", "lists",
     "provider", "buffer_ms", "sources", "theme", "mouse", "ctrl-d", "seek +5", "비", "🎵",
-    "\u{7F}", "\u{1B}[2J", "\u{FEFF}", "\0", "a", "Z", "7", "_",
+    "\u{7F}", "\u{1B}[2J", "\u{FEFF}", "\0", "a", "Z", "7", "_", "\u{85}", "\u{2028}", "\u{A0}",
+    "\r", "\u{B}", "\\n", "\\\"",
   ]
 
   // MARK: - Random text
 
   func testRandomTokenSoupNeverTraps() {
-    for seed in 0..<2000 as Range<UInt64> {
+    for seed in 0..<UInt64(2000 * scale) {
       var random = SeededRandom(seed: seed)
       var text = ""
       for _ in 0..<Int.random(in: 0...60, using: &random) {
@@ -62,8 +68,8 @@ final class ConfigFuzzTests: XCTestCase {
   }
 
   func testRandomBytesNeverTrap() {
-    for seed in 0..<500 as Range<UInt64> {
-      var random = SeededRandom(seed: 10_000 + seed)
+    for seed in 0..<UInt64(500 * scale) {
+      var random = SeededRandom(seed: 1_000_000 + seed)
       let bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in
         UInt8.random(in: 0...255, using: &random)
       }
@@ -75,8 +81,8 @@ final class ConfigFuzzTests: XCTestCase {
 
   func testMutatedFilesNeverTrapAndKeepDefaultsForWhatBroke() {
     let sources = [Self.fullFile, RefrainConfiguration.defaultFileText]
-    for seed in 0..<2000 as Range<UInt64> {
-      var random = SeededRandom(seed: 20_000 + seed)
+    for seed in 0..<UInt64(2000 * scale) {
+      var random = SeededRandom(seed: 2_000_000 + seed)
       var scalars = Array(sources[Int(seed) % sources.count].unicodeScalars)
       for _ in 0..<Int.random(in: 1...6, using: &random) {
         mutate(&scalars, using: &random)
@@ -96,9 +102,10 @@ final class ConfigFuzzTests: XCTestCase {
       "[\"cache\", \"cache\"]", "[1, 2]", "[\"~/a\", \"/b\"]", "[\"rel\"]", "{ a = 1 }",
       "\"http://127.0.0.1:1\"", "\"ftp://x\"", "1979-05-27", "\"seek +5\"", "\"warp\"",
     ]
-    for seed in 0..<1000 as Range<UInt64> {
-      var random = SeededRandom(seed: 30_000 + seed)
-      let chosen = ConfigKey.all.shuffled(using: &random).prefix(Int.random(in: 1...6, using: &random))
+    for seed in 0..<UInt64(1000 * scale) {
+      var random = SeededRandom(seed: 3_000_000 + seed)
+      let chosen = ConfigKey.all.shuffled(using: &random).prefix(
+        Int.random(in: 1...6, using: &random))
       var text = ""
       for table in ConfigKey.tables where chosen.contains(where: { $0.table == table.name }) {
         text += "[\(table.name)]\n"
@@ -134,7 +141,8 @@ final class ConfigFuzzTests: XCTestCase {
     }
     let configuration = result.configuration
     XCTAssertTrue(RefrainConfiguration.bufferRange.contains(configuration.bufferMs))
-    XCTAssertLessThanOrEqual(abs(configuration.lyricOffsetMs), RefrainConfiguration.maxLyricOffsetMs)
+    XCTAssertLessThanOrEqual(
+      abs(configuration.lyricOffsetMs), RefrainConfiguration.maxLyricOffsetMs)
     XCTAssertEqual(Set(configuration.lyricsSources).count, configuration.lyricsSources.count)
     XCTAssertTrue(configuration.musicFolders.allSatisfy { $0.hasPrefix("/") })
     _ = configuration.keyMap()

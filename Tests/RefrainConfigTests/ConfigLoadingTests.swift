@@ -51,9 +51,11 @@ final class ConfigLoadingTests: XCTestCase {
     XCTAssertTrue(result.fileExists)
     XCTAssertEqual(result.file.path, url.path)
     XCTAssertEqual(result.configuration.bufferMs, 120)
-    XCTAssertEqual(result.problems.map(\.description), [
-      "\(url.path):3: audio.volume: unknown key; Refrain ignores it"
-    ])
+    XCTAssertEqual(
+      result.problems.map(\.description),
+      [
+        "\(url.path):3: audio.volume: unknown key; Refrain ignores it"
+      ])
   }
 
   func testAMissingFileGivesTheDefaultsQuietly() {

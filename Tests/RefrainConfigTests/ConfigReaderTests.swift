@@ -197,23 +197,36 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertTrue(message.contains("…"))
   }
 
+  func testProblemsPrintNoControlCharacters() {
+    for text in ["\"\\u001b[2J\" = 1\n", "x = \"\u{1B}]0;title\u{7}\"\n", "\u{1B}[2J = 1"] {
+      let problems = read(text).problems
+      XCTAssertEqual(problems.count, 1, text)
+      for problem in problems {
+        XCTAssertFalse(
+          problem.description.unicodeScalars.contains { $0.properties.generalCategory == .control },
+          problem.description)
+      }
+    }
+  }
+
   // MARK: - Unknown keys
 
   func testUnknownKeysAreReportedWithASuggestion() {
     let result = read(
       """
+      volume = 3
       [display]
       colours = false
       [audoi]
       x = 1
-      volume = 3
       """)
     XCTAssertTrue(result.configuration.colors)
-    XCTAssertEqual(result.problems.map(\.key), ["display.colours", "audoi", "volume"])
-    XCTAssertEqual(result.problems.map(\.line), [2, 3, 5])
-    XCTAssertTrue(result.problems[0].message.contains("did you mean display.colors?"))
-    XCTAssertTrue(result.problems[1].message.contains("did you mean audio?"))
-    XCTAssertFalse(result.problems[2].message.contains("did you mean"))
+    XCTAssertEqual(result.problems.map(\.key), ["volume", "display.colours", "audoi"])
+    XCTAssertEqual(result.problems.map(\.line), [1, 3, 4])
+    guard result.problems.count == 3 else { return }
+    XCTAssertFalse(result.problems[0].message.contains("did you mean"))
+    XCTAssertTrue(result.problems[1].message.contains("did you mean display.colors?"))
+    XCTAssertTrue(result.problems[2].message.contains("did you mean audio?"))
   }
 
   func testProblemsComeInFileOrder() {
@@ -244,6 +257,39 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertEqual(result.problems[0].line, 3)
     XCTAssertNil(result.problems[0].key)
     XCTAssertTrue(result.problems[0].message.hasPrefix("syntax error at column"))
+  }
+
+  func testHeadersThatWouldTripTheParserAreSyntaxErrors() {
+    for text in [
+      "[[[1]]]", "[[[a]]", "[[[]]", "[[=", "[=]", "[.x]", "x = 1\n[\n", "[ \r\n", "[[ {",
+      "\u{FEFF}[+]",
+    ] {
+      let result = read(text)
+      XCTAssertEqual(result.configuration, RefrainConfiguration(), text)
+      XCTAssertEqual(result.problems.count, 1, text)
+      XCTAssertEqual(result.problems.first?.line, text.hasPrefix("x") ? 2 : 1, text)
+    }
+    XCTAssertNil(ParserTrapCheck.firstTrap(in: "[audio]\n[[x]]\n[ \"a\" ]\n[ [\n["))
+  }
+
+  func testArraysThatWouldTripTheParserAreSyntaxErrors() {
+    for text in [
+      "a = [}]", "a = [1,\n# note ]\n }]", "a = [\u{2028}1]", "a = 1\u{85}", "a = { b = [ , }",
+    ] {
+      let result = read(text)
+      XCTAssertEqual(result.problems.count, 1, text)
+      XCTAssertTrue(result.problems.first?.message.hasPrefix("syntax error") ?? false, text)
+    }
+    XCTAssertEqual(
+      ParserTrapCheck.firstTrap(in: "a = [1,\n\n }]")?.line, 3, "the line of the brace")
+    let safe = [
+      #"a = "[}""#, "a = '[, }'", "# [}\n", "a = \"\"\"\n[}\n\"\"\"", "a = '''\n, }'''",
+      #"a = "\"[}""#, "a = \"x\u{2028}y\"", "a = { b = [1, 2] }", #"a = [""""""""]"#,
+      "a = [\n[{ b = 1 }],\n[+1],\n]",
+    ]
+    for text in safe {
+      XCTAssertNil(ParserTrapCheck.firstTrap(in: text), text)
+    }
   }
 
   func testADuplicateKeyIsASyntaxError() {

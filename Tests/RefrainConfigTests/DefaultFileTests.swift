@@ -82,7 +82,9 @@ final class DefaultFileTests: XCTestCase {
       XCTAssertTrue(row?.contains("| `\(key.defaultValue)` |") ?? false, "default of \(key.path)")
     }
     for table in ConfigKey.tables {
-      XCTAssertTrue(lines.contains { $0.hasPrefix("| `\(table.name)` |") || $0.contains("`[\(table.name)]`") }, table.name)
+      XCTAssertTrue(
+        lines.contains { $0.hasPrefix("| `\(table.name)` |") || $0.contains("`[\(table.name)]`") },
+        table.name)
     }
   }
 

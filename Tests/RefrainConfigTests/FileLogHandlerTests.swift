@@ -17,8 +17,8 @@ final class FileLogHandlerTests: XCTestCase {
     try? FileManager.default.removeItem(at: directory)
   }
 
-  /// 2026-11-21T22:30:00.123Z
-  private static let fixedDate = Date(timeIntervalSince1970: 1_795_386_600.123)
+  /// The clock's time in every test: 2026-11-21T22:30:00.123Z.
+  private static let fixedDate = Date(timeIntervalSince1970: 1_795_300_200.123)
 
   private func logger(level: Logger.Level = .info) -> (Logger, URL) {
     let url = directory.appendingPathComponent("refrain.log")
@@ -37,15 +37,18 @@ final class FileLogHandlerTests: XCTestCase {
 
   func testTheLineFormat() {
     var (logger, url) = logger()
-    logger[metadataKey: "session"] = "7"
+    logger[metadataKey: "player"] = "7"
     logger.info("opened output", metadata: ["sink": "default", "rate": "44100"])
     XCTAssertEqual(
       lines(url),
-      ["2026-11-21T22:30:00.123Z info [refrain.audio] opened output rate=44100 session=7 sink=default"])
+      [
+        "2026-11-21T22:30:00.123Z info [refrain.audio] opened output player=7 rate=44100 sink=default"
+      ])
   }
 
   func testTimestampsAreUTCWithMilliseconds() {
-    XCTAssertEqual(LogLineFormat.timestamp(Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00.000Z")
+    XCTAssertEqual(
+      LogLineFormat.timestamp(Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00.000Z")
     XCTAssertEqual(LogLineFormat.timestamp(Self.fixedDate), "2026-11-21T22:30:00.123Z")
     XCTAssertEqual(
       LogLineFormat.timestamp(Date(timeIntervalSince1970: 951_782_399.9996)),
@@ -57,7 +60,9 @@ final class FileLogHandlerTests: XCTestCase {
     logger.warning("first\nsecond\u{1B}[2J", metadata: ["title": "a \"b\"\nc"])
     XCTAssertEqual(
       lines(url),
-      [#"2026-11-21T22:30:00.123Z warning [refrain.audio] first\nsecond\u{1b}[2J title="a \"b\"\nc""#])
+      [
+        #"2026-11-21T22:30:00.123Z warning [refrain.audio] first\nsecond\u{1b}[2J title="a \"b\"\nc""#
+      ])
   }
 
   func testEveryLineIsRedacted() {

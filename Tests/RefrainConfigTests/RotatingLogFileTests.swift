@@ -50,8 +50,8 @@ final class RotatingLogFileTests: XCTestCase {
     let line = String(repeating: "a", count: 29)  // 30 bytes with the newline
     for _ in 0..<3 { file.write(line) }
     XCTAssertEqual(size(logURL), 90)
-    file.write("b")
-    XCTAssertEqual(contents(logURL), "b\n")
+    file.write(String(repeating: "b", count: 10))  // 11 bytes: 101 would pass the cap
+    XCTAssertEqual(contents(logURL), "bbbbbbbbbb\n")
     XCTAssertEqual(size(file.rotatedURL(1)), 90)
   }
 
@@ -71,8 +71,8 @@ final class RotatingLogFileTests: XCTestCase {
     let file = RotatingLogFile(url: logURL, maxBytes: 64, keep: 1)
     file.write("start")
     file.write(String(repeating: "가", count: 100))
-    XCTAssertEqual(size(logURL), 62, "20 whole three-byte characters and a newline")
-    XCTAssertEqual(contents(logURL), String(repeating: "가", count: 20) + "\n")
+    XCTAssertEqual(size(logURL), 64, "21 whole three-byte characters and a newline")
+    XCTAssertEqual(contents(logURL), String(repeating: "가", count: 21) + "\n")
     XCTAssertEqual(contents(file.rotatedURL(1)), "start\n")
   }
 
@@ -120,7 +120,9 @@ final class RotatingLogFileTests: XCTestCase {
   func testConcurrentWritersWithRotationKeepEveryFileUnderTheCap() {
     let file = RotatingLogFile(url: logURL, maxBytes: 4096, keep: 3)
     DispatchQueue.concurrentPerform(iterations: 8) { writer in
-      for index in 0..<400 { file.write("w\(writer) i\(index) " + String(repeating: "r", count: 50)) }
+      for index in 0..<400 {
+        file.write("w\(writer) i\(index) " + String(repeating: "r", count: 50))
+      }
     }
     for url in [logURL, file.rotatedURL(1), file.rotatedURL(2), file.rotatedURL(3)] {
       XCTAssertLessThanOrEqual(size(url), 4096)

@@ -43,7 +43,7 @@ final class DisplayWidthTests: XCTestCase {
   }
 
   func testTruncationEndsWithAnEllipsisInsideTheWidth() {
-    XCTAssertEqual(DisplayWidth.truncate("Lighthouse Radio", to: 8), "Lighthou…")
+    XCTAssertEqual(DisplayWidth.truncate("Lighthouse Radio", to: 8), "Lightho…")
     XCTAssertEqual(DisplayWidth.truncate("가나다라", to: 5), "가나…")
   }
 
@@ -67,7 +67,8 @@ final class DisplayWidthTests: XCTestCase {
         if cut != title {
           XCTAssertTrue(cut.hasSuffix("…"), "\(title) at \(columns): \(cut)")
           // At most one column is lost to a wide character that did not fit.
-          XCTAssertGreaterThanOrEqual(DisplayWidth.of(cut), columns - 1, "\(title) at \(columns): \(cut)")
+          XCTAssertGreaterThanOrEqual(
+            DisplayWidth.of(cut), columns - 1, "\(title) at \(columns): \(cut)")
         }
       }
     }

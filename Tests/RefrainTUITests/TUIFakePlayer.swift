@@ -23,6 +23,7 @@ final class TUIFakePlayer: AudioPlayer, @unchecked Sendable {
   private var recorded: [Call] = []
   private var currentPosition: Double = 0
   private var currentState: PlayerState = .idle
+  private var running = true
 
   /// Every call so far, oldest first.
   var calls: [Call] { lock.withLock { recorded } }
@@ -46,6 +47,12 @@ final class TUIFakePlayer: AudioPlayer, @unchecked Sendable {
   /// Sets the state the player reports, as a real player does once audio flows.
   func setState(_ state: PlayerState) {
     lock.withLock { currentState = state }
+  }
+
+  /// Whether the audible clock runs; a real player's starts only once audio was written.
+  var clockRunning: Bool {
+    get { lock.withLock { running } }
+    set { lock.withLock { running = newValue } }
   }
 
   // MARK: - AudioPlayer
@@ -77,6 +84,11 @@ final class TUIFakePlayer: AudioPlayer, @unchecked Sendable {
   }
 
   func setVolume(_ percent: Int) { record(.setVolume(percent)) }
+
+  func delay(untilPosition target: Double) -> Double? {
+    guard state == .playing, clockRunning else { return nil }
+    return max(0, target - position)
+  }
 
   private func record(_ call: Call, state: PlayerState? = nil) {
     lock.withLock {

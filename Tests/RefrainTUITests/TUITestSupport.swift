@@ -76,7 +76,8 @@ struct FakeCatalog: CatalogProvider {
     case .playlist:
       items = []
     }
-    return Page(items: Array(items.dropFirst(offset).prefix(limit)), offset: offset, total: items.count)
+    return Page(
+      items: Array(items.dropFirst(offset).prefix(limit)), offset: offset, total: items.count)
   }
 
   func album(id: String) async throws -> AlbumDetail {
@@ -135,6 +136,8 @@ final class TUIHarness {
   let app: App
   let clock = TestClock()
   let library: LibraryStore?
+  /// The terminal size the main loop renders at after every key and every wake-up.
+  var size = (width: 60, height: 16)
 
   /// Creates the app; Home starts loading at once (call ``waitForHome()``).
   init(
@@ -172,6 +175,7 @@ final class TUIHarness {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       app.drainInbox()
+      redraw()
       if condition() { return }
       let left = deadline.timeIntervalSinceNow
       if left <= 0 {
@@ -196,16 +200,29 @@ final class TUIHarness {
   // MARK: Keys
 
   /// Presses keys by name (`j`, `enter`, `ctrl-u`, `esc`), one after the other.
+  ///
+  /// Like the main loop, the app redraws after every key: drawing is what keeps a list's
+  /// cursor on a selectable row and inside the screen.
   func press(_ names: String...) {
     for name in names {
       guard let key = Key(name: name) else { return XCTFail("no key named \(name)") }
       app.handle(key: key)
+      redraw()
     }
   }
 
   /// Types `text` one character at a time, as the terminal delivers it.
   func type(_ text: String) {
-    for character in text { app.handle(key: .character(character)) }
+    for character in text {
+      app.handle(key: .character(character))
+      redraw()
+    }
+  }
+
+  /// Renders at ``size``, as the main loop does after each wake-up.
+  @discardableResult
+  func redraw() -> ScreenGrid {
+    app.render(width: size.width, height: size.height)
   }
 
   /// The text of the selected row of the focused list.
@@ -223,7 +240,9 @@ final class TUIHarness {
       if selectedRow?.contains(text) == true { return }
       press("j")
     }
-    XCTFail("no row containing \(text); the rows: \(app.currentRows().map(\.text))", file: file, line: line)
+    XCTFail(
+      "no row containing \(text); the rows: \(app.currentRows().map(\.text))", file: file,
+      line: line)
   }
 
   // MARK: Playback
@@ -243,27 +262,45 @@ final class TUIHarness {
     guard let track = presenter.queue.current else { return }
     player.setState(.playing)
     app.handlePlayerEvents([.started(track, duration: duration)])
-    waitFor("the lyrics loader", file: file, line: line) { app.lyricsNotice != "looking for lyrics…" }
+    waitFor("the lyrics loader", file: file, line: line) {
+      app.lyricsNotice != "looking for lyrics…"
+    }
   }
 
   // MARK: Screens
 
-  /// The whole screen as text at `width` × `height`.
-  func screen(_ width: Int = 60, _ height: Int = 16) -> String {
-    app.render(width: width, height: height).text
+  /// The whole screen as text, at ``size`` unless another size is given.
+  func screen(_ width: Int? = nil, _ height: Int? = nil) -> String {
+    app.render(width: width ?? size.width, height: height ?? size.height).text
   }
 
-  /// One row of the screen.
-  func row(_ y: Int, _ width: Int = 60, _ height: Int = 16) -> String {
-    app.render(width: width, height: height).row(y)
+  /// One row of the screen at ``size``.
+  func row(_ y: Int) -> String {
+    redraw().row(y)
   }
 }
 
+/// A list row as the panes draw it: `left`, then `right` ending one column before the edge.
+///
+/// Widths are display widths, so Korean and Japanese rows line up like Latin ones.
+func aligned(_ left: String, _ right: String, width: Int) -> String {
+  let gap = width - 1 - DisplayWidth.of(right) - DisplayWidth.of(left)
+  return left + String(repeating: " ", count: max(1, gap)) + right
+}
+
 /// Asserts that two multi-line screens are equal, printing both in full when they differ.
+///
+/// With `REFRAIN_TUI_RECORD=DIR` in the environment, a screen that differs is also written
+/// to `DIR/<file>-<line>.txt`, to be reviewed by eye before it replaces the expectation.
 func assertScreen(
   _ actual: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line
 ) {
   guard actual != expected else { return }
+  if let folder = ProcessInfo.processInfo.environment["REFRAIN_TUI_RECORD"] {
+    let name = URL(fileURLWithPath: "\(file)").deletingPathExtension().lastPathComponent
+    try? Data((actual + "\n").utf8).write(
+      to: URL(fileURLWithPath: folder).appendingPathComponent("\(name)-\(line).txt"))
+  }
   let actualLines = actual.components(separatedBy: "\n")
   let expectedLines = expected.components(separatedBy: "\n")
   var differences: [String] = []

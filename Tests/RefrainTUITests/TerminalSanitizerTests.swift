@@ -117,7 +117,8 @@ final class TerminalSanitizerTests: XCTestCase {
     // "evil‮txt.exe" would show as "evilexe.txt" under the override.
     XCTAssertEqual(clean("evil\u{202E}txt.exe"), "eviltxt.exe")
     XCTAssertEqual(clean("a\u{202A}b\u{202B}c\u{202C}d\u{202D}e"), "abcde")
-    XCTAssertEqual(clean("\u{2066}one\u{2069} \u{2067}two\u{2069} \u{2068}three\u{2069}"), "one two three")
+    XCTAssertEqual(
+      clean("\u{2066}one\u{2069} \u{2067}two\u{2069} \u{2068}three\u{2069}"), "one two three")
     XCTAssertEqual(clean("l\u{200E}r\u{200F}m\u{061C}"), "lrm")
   }
 

@@ -4,7 +4,9 @@ import Foundation
 /// Plays PCM through a PulseAudio server with a small buffer, so seeks are heard at once.
 ///
 /// The server comes from `PULSE_SERVER` (or the default). The buffer target (`tlength`)
-/// is about 50 ms: small enough that a seek or pause is heard within that time.
+/// defaults to 100 ms (`REFRAIN_BUFFER_MS` changes it). Seeks and pauses flush the buffer,
+/// so they are heard at once whatever its size; a larger buffer only delays volume changes
+/// and leaves more slack on a busy machine (half the wake-ups of 50 ms).
 public final class PulseOutput: AudioOutput {
   public let name = "pulse"
   private var stream: OpaquePointer?
@@ -12,8 +14,16 @@ public final class PulseOutput: AudioOutput {
   private let bufferTarget: Double
   private let sink: String?
 
+  /// The buffer target from `REFRAIN_BUFFER_MS` (20–2000), else the default.
+  public static func bufferTarget(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> Double
+  {
+    guard let text = environment["REFRAIN_BUFFER_MS"], let ms = Double(text) else { return 0.1 }
+    return min(2, max(0.02, ms / 1000))
+  }
+
   /// Creates an output with a buffer target in seconds and an optional sink name.
-  public init(bufferTarget: Double = 0.05, sink: String? = nil) {
+  public init(bufferTarget: Double = PulseOutput.bufferTarget(), sink: String? = nil) {
     self.bufferTarget = bufferTarget
     self.sink = sink
   }

@@ -27,7 +27,7 @@ enum CJKGrams {
     func add(_ piece: String) {
       if seen.insert(piece).inserted { pieces.append(piece) }
     }
-    for text in texts.compactMap({ $0 }) {
+    for text in texts.compactMap({ $0 }) where !text.utf8.allSatisfy({ $0 < 0x80 }) {
       var run: [Unicode.Scalar] = []
       for scalar in text.unicodeScalars + [" "] {
         if isCJK(scalar) {

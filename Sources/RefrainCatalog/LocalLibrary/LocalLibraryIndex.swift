@@ -11,6 +11,7 @@ import GRDB
 struct LocalLibraryIndex {
   private var artistIDs: [String: Int64] = [:]
   private var albumIDs: [String: Int64] = [:]
+  private var albumYears: [Int64: Int] = [:]
 
   /// Inserts or updates the track for `file`; returns `true` when it was new.
   @discardableResult
@@ -31,11 +32,25 @@ struct LocalLibraryIndex {
       trackArtistID, albumID, info.trackNumber, info.year, duration, file.hasLyrics,
       file.lyricsPath, now,
     ]
-    let existing = try Int64.fetchOne(
-      db.cachedStatement(sql: "SELECT id FROM local_tracks WHERE path = ?"),
-      arguments: [file.path])
-    let rowID: Int64
-    if let existing {
+    // Most files in a scan are new: try the insert first, and update only on a clash.
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO local_tracks (size, mtime, title, title_key, artist, album, album_artist,
+          artist_id, album_id, track_number, year, duration, has_lrc, lyrics_path,
+          updated_at, added_at, path)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (path) DO NOTHING
+        """
+    ).execute(arguments: StatementArguments(values + [now, file.path]))
+    let isNew = db.changesCount == 1
+    var rowID = db.lastInsertedRowID
+    if !isNew {
+      guard
+        let found = try Int64.fetchOne(
+          db.cachedStatement(sql: "SELECT id FROM local_tracks WHERE path = ?"),
+          arguments: [file.path])
+      else { throw LibraryStoreError.database("\(file.path) vanished from the index mid-scan") }
+      rowID = found
       try db.cachedStatement(
         sql: """
           UPDATE local_tracks SET size = ?, mtime = ?, title = ?, title_key = ?, artist = ?,
@@ -43,22 +58,11 @@ struct LocalLibraryIndex {
             duration = ?, has_lrc = ?, lyrics_path = ?, updated_at = ?
           WHERE id = ?
           """
-      ).execute(arguments: StatementArguments(values + [existing]))
-      rowID = existing
-    } else {
-      try db.cachedStatement(
-        sql: """
-          INSERT INTO local_tracks (size, mtime, title, title_key, artist, album, album_artist,
-            artist_id, album_id, track_number, year, duration, has_lrc, lyrics_path,
-            updated_at, added_at, path)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """
-      ).execute(arguments: StatementArguments(values + [now, file.path]))
-      rowID = db.lastInsertedRowID
+      ).execute(arguments: StatementArguments(values + [rowID]))
     }
     try LocalSearchTable.tracks.write(
-      rowID: rowID, values: [title, artist, album], replacing: existing != nil, in: db)
-    return existing == nil
+      rowID: rowID, values: [title, artist, album], replacing: !isNew, in: db)
+    return isNew
   }
 
   /// Deletes the tracks at `paths` (and any failure notes for them).
@@ -143,15 +147,17 @@ struct LocalLibraryIndex {
           """
       ).execute(arguments: [key, title, LocalText.key(title), artist, ownerID, year])
       id = db.lastInsertedRowID
+      albumYears[id] = year ?? Int.min
       try LocalSearchTable.albums.write(rowID: id, values: [title, artist], replacing: false, in: db)
     }
     albumIDs[key] = id
     return id
   }
 
-  /// An album's year is its newest track's.
-  private func raiseYear(of album: Int64, to year: Int?, in db: Database) throws {
-    guard let year else { return }
+  /// An album's year is its newest track's (remembered, so most tracks cost no write).
+  private mutating func raiseYear(of album: Int64, to year: Int?, in db: Database) throws {
+    guard let year, year > albumYears[album] ?? Int.min else { return }
+    albumYears[album] = year
     try db.cachedStatement(
       sql: "UPDATE local_albums SET year = ? WHERE id = ? AND (year IS NULL OR year < ?)"
     ).execute(arguments: [year, album, year])

@@ -56,30 +56,33 @@ enum LocalLibraryRows {
 
   /// Tracks by row ID, in the order of `ids`.
   static func tracks(ids: [Int64], db: Database) throws -> [CatalogTrack] {
-    try ordered(ids, sql: "SELECT \(trackColumns) FROM local_tracks t WHERE t.id IN", db, track)
+    try ordered(ids, select: "SELECT \(trackColumns) FROM local_tracks t", alias: "t", db, track)
   }
 
   /// Albums by row ID, in the order of `ids`.
   static func albums(ids: [Int64], db: Database) throws -> [AlbumSummary] {
-    try ordered(ids, sql: "SELECT \(albumColumns) FROM local_albums a WHERE a.id IN", db, album)
+    try ordered(ids, select: "SELECT \(albumColumns) FROM local_albums a", alias: "a", db, album)
   }
 
   /// Artists by row ID, in the order of `ids`.
   static func artists(ids: [Int64], db: Database) throws -> [ArtistSummary] {
-    try ordered(ids, sql: "SELECT \(artistColumns) FROM local_artists r WHERE r.id IN", db, artist)
+    try ordered(
+      ids, select: "SELECT \(artistColumns) FROM local_artists r", alias: "r", db, artist)
   }
 
-  /// Fetches rows `WHERE id IN (ids)` and returns them in the order of `ids`.
+  /// Fetches the rows whose ID is in `ids`, in that order. The IDs travel as one JSON array,
+  /// so one prepared statement serves every page size.
   private static func ordered<Value>(
-    _ ids: [Int64], sql: String, _ db: Database, _ make: (Row) -> Value
+    _ ids: [Int64], select: String, alias: String, _ db: Database, _ make: (Row) -> Value
   ) throws -> [Value] {
     guard !ids.isEmpty else { return [] }
-    let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-    var byID: [Int64: Value] = [:]
-    for row in try Row.fetchAll(db, sql: "\(sql) (\(marks))", arguments: StatementArguments(ids)) {
-      byID[row["id"]] = make(row)
-    }
-    return ids.compactMap { byID[$0] }
+    let list = "[" + ids.map { String($0) }.joined(separator: ",") + "]"
+    let statement = try db.cachedStatement(
+      sql: """
+        \(select) JOIN json_each(?) AS wanted ON \(alias).id = wanted.value
+        ORDER BY wanted.key
+        """)
+    return try Row.fetchAll(statement, arguments: [list]).map(make)
   }
 
   /// A catalog ID as a row ID; throws ``CatalogError/notFound(_:)`` for anything else.

@@ -83,9 +83,16 @@ public struct LocalLibraryScanner: Sendable {
     var meter = ProgressMeter(start: start, total: found.count, report: progress)
     meter.advance(to: summary.unchanged + lyricsChanged.count)
     var index = LocalLibraryIndex()
-    for batchStart in stride(from: 0, to: toRead.count, by: batchSize) {
-      let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
-      let results = readTags(batch)
+    let batches = stride(from: 0, to: toRead.count, by: batchSize).map {
+      Array(toRead[$0..<min(toRead.count, $0 + batchSize)])
+    }
+    // The next batch's tags are read while this batch is written.
+    var reading = batches.first.map(startReading)
+    for (number, batch) in batches.enumerated() {
+      guard let current = reading else { break }
+      current.done.wait()
+      let results = current.slots.values
+      reading = number + 1 < batches.count ? startReading(batches[number + 1]) : nil
       try store.write { db in
         for (file, result) in zip(batch, results) {
           switch result {
@@ -104,7 +111,9 @@ public struct LocalLibraryScanner: Sendable {
               arguments: [file.path, file.size, file.mtime, error.reason])
             summary.failed += 1
             if summary.failures.count < 20 {
-              summary.failures.append("\(file.path): \(error.reason)")
+              // Decoder messages often name the file already.
+              let reason = error.reason.contains(file.path) ? error.reason : "\(file.path): \(error.reason)"
+              summary.failures.append(reason)
             }
           }
         }
@@ -190,23 +199,32 @@ public struct LocalLibraryScanner: Sendable {
     }
   }
 
-  /// Reads the tags of `files` on up to ``concurrency`` threads, in order.
-  private func readTags(_ files: [FoundFile]) -> [Result<LocalTrackInfo, TagReadError>] {
-    let slots = ResultSlots(count: files.count)
+  /// Tag reads under way for one batch.
+  private struct Reading: Sendable {
+    let slots: ResultSlots
+    let done: DispatchSemaphore
+  }
+
+  /// Starts reading the tags of `files` in the background, on up to ``concurrency`` threads.
+  private func startReading(_ files: [FoundFile]) -> Reading {
+    let reading = Reading(slots: ResultSlots(count: files.count), done: DispatchSemaphore(value: 0))
     let reader = tagReader
-    let lanes = min(concurrency, files.count)
-    DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-      for item in stride(from: lane, to: files.count, by: lanes) {
-        do {
-          slots.set(item, .success(try reader.readTags(atPath: files[item].path)))
-        } catch let error as TagReadError {
-          slots.set(item, .failure(error))
-        } catch {
-          slots.set(item, .failure(TagReadError("\(error)")))
+    let lanes = max(1, min(concurrency, files.count))
+    DispatchQueue.global(qos: .userInitiated).async {
+      DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+        for item in stride(from: lane, to: files.count, by: lanes) {
+          do {
+            reading.slots.set(item, .success(try reader.readTags(atPath: files[item].path)))
+          } catch let error as TagReadError {
+            reading.slots.set(item, .failure(error))
+          } catch {
+            reading.slots.set(item, .failure(TagReadError("\(error)")))
+          }
         }
       }
+      reading.done.signal()
     }
-    return slots.values
+    return reading
   }
 }
 

@@ -31,9 +31,9 @@ struct LocalSearchQuery: Equatable {
     return words.map { Self.quoted($0) + "*" }.joined(separator: " ")
   }
 
-  /// The prefix pattern limited to one column: `{title} : ("w1"* "w2"*)`.
-  func prefixPattern(inColumn column: String) -> String? {
-    prefixPattern.map { "{\(column)} : (\($0))" }
+  /// The prefix pattern limited to some columns: `{title artist} : ("w1"* "w2"*)`.
+  func prefixPattern(inColumns columns: [String]) -> String? {
+    prefixPattern.map { "{\(columns.joined(separator: " "))} : (\($0))" }
   }
 
   /// `"c1" "c2"`: every chunk as a substring, for the `trigram` tables; `nil` when a chunk is
@@ -41,6 +41,11 @@ struct LocalSearchQuery: Equatable {
   var substringPattern: String? {
     guard chunks.allSatisfy({ $0.unicodeScalars.count >= 3 }) else { return nil }
     return chunks.map(Self.quoted).joined(separator: " ")
+  }
+
+  /// The substring pattern limited to some columns: `{title} : ("c1" "c2")`.
+  func substringPattern(inColumns columns: [String]) -> String? {
+    substringPattern.map { "{\(columns.joined(separator: " "))} : (\($0))" }
   }
 
   /// For queries with a one- or two-character Korean, Japanese or Chinese chunk: that chunk as

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -48,12 +49,28 @@ public struct URLSessionTransport: HTTPTransport {
   }
 
   public func send(_ request: URLRequest) async throws(NetworkError) -> HTTPResponse {
+    let waiter = AnswerWaiter()
+    let outcome = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        guard waiter.install(continuation) else { return }
+        session.dataTask(with: request) { data, response, error in
+          if let error {
+            waiter.finish(.failure(error))
+          } else if let response {
+            waiter.finish(.success((data ?? Data(), response)))
+          } else {
+            waiter.finish(.failure(URLError(.badServerResponse)))
+          }
+        }.resume()
+      }
+    } onCancel: {
+      waiter.cancel()
+    }
     let data: Data
     let response: URLResponse
-    do {
-      (data, response) = try await session.data(for: request)
-    } catch {
-      throw Self.map(error)
+    switch outcome {
+    case .success(let answer): (data, response) = answer
+    case .failure(let error): throw Self.map(error)
     }
     guard let http = response as? HTTPURLResponse else {
       throw NetworkError.transport("the answer was not HTTP")
@@ -82,6 +99,56 @@ public struct URLSessionTransport: HTTPTransport {
     case .networkConnectionLost: return .transport("connection lost")
     case .notConnectedToInternet: return .transport("no network connection")
     default: return .transport(urlError.localizedDescription)
+    }
+  }
+}
+
+/// Hands one answer to a waiting request: the data task's, or a cancellation, whichever
+/// comes first.
+///
+/// Cancelling a `URLSessionTask` on Linux is unsafe when the answer arrives at the same
+/// moment: `URLSession.data(for:)` then deadlocks (its cancellation handler waits for
+/// the session's queue) or traps ("a task that is not in the registry"). So a cancelled
+/// request stops waiting at once, and its data task is left to finish or time out on its
+/// own, its answer ignored. The resume is sent from another queue, because the
+/// cancellation handler runs while the Swift task's status is locked.
+private final class AnswerWaiter: @unchecked Sendable {
+  typealias Answer = Result<(Data, URLResponse), any Error>
+
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<Answer, Never>?
+  private var isCancelled = false
+
+  /// Stores the continuation; returns `false` (after resuming it) if already cancelled.
+  func install(_ continuation: CheckedContinuation<Answer, Never>) -> Bool {
+    let cancelled = lock.withLock {
+      if !isCancelled { self.continuation = continuation }
+      return isCancelled
+    }
+    if cancelled { continuation.resume(returning: .failure(CancellationError())) }
+    return !cancelled
+  }
+
+  /// Delivers the data task's answer, unless the request was cancelled first.
+  func finish(_ answer: Answer) {
+    take()?.resume(returning: answer)
+  }
+
+  /// Ends the wait with a cancellation, without blocking the caller.
+  func cancel() {
+    let waiting = lock.withLock {
+      isCancelled = true
+      defer { continuation = nil }
+      return continuation
+    }
+    guard let waiting else { return }
+    DispatchQueue.global().async { waiting.resume(returning: .failure(CancellationError())) }
+  }
+
+  private func take() -> CheckedContinuation<Answer, Never>? {
+    lock.withLock {
+      defer { continuation = nil }
+      return continuation
     }
   }
 }

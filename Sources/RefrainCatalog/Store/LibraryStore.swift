@@ -48,6 +48,8 @@ public final class LibraryStore: Sendable {
     let synchronous = durability.pragmaValue
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+      // 16 MB of page cache per connection keeps a scan's index pages in memory.
+      try db.execute(sql: "PRAGMA cache_size = -16384")
     }
     do {
       pool = try DatabasePool(path: fileURL.path, configuration: configuration)

@@ -14,7 +14,7 @@ struct ConfigLineLocator {
     let split = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     for rawLine in split {
       number += 1
-      let line = rawLine.drop { $0 == " " || $0 == "\t" }
+      let line = rawLine.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
       guard let first = line.first, first != "#" else { continue }
       if first == "[" {
         let inner = line.drop { $0 == "[" }.prefix { $0 != "]" }

@@ -19,11 +19,28 @@ public struct ConfigProblem: Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
+  /// `FILE:LINE: KEY: message`, with control characters written as `\u{…}` escapes, so a
+  /// hostile file cannot send escape sequences to the terminal that shows the problem.
   public var description: String {
     var text = file
     if let line { text += ":\(line)" }
     text += ": "
     if let key { text += "\(key): " }
-    return text + message
+    return Self.printable(text + message)
+  }
+
+  /// `text` with C0 and C1 control characters (including ESC) escaped.
+  static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if scalar.properties.generalCategory == .control {
+        result += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 }

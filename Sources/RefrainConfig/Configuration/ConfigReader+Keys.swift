@@ -49,6 +49,7 @@ extension ConfigReader {
       }
     }
     let line = locator.line(of: path) ?? 0
-    bindings.append((line, RefrainConfiguration.KeyBinding(key: key, command: command, context: context)))
+    bindings.append(
+      (line, RefrainConfiguration.KeyBinding(key: key, command: command, context: context)))
   }
 }

@@ -12,7 +12,9 @@ extension ConfigReader {
     return flag
   }
 
-  mutating func integer(_ value: any TOMLValueConvertible, _ path: String, in range: ClosedRange<Int>)
+  mutating func integer(
+    _ value: any TOMLValueConvertible, _ path: String, in range: ClosedRange<Int>
+  )
     -> Int?
   {
     guard let number = value.int else {

@@ -48,6 +48,11 @@ struct ConfigReader {
       fileProblem(line: line, "contains a NUL character; Refrain uses the defaults for every key")
       return
     }
+    if let trap = ParserTrapCheck.firstTrap(in: text) {
+      fileProblem(
+        line: trap.line, "syntax error: \(trap.reason); Refrain uses the defaults for every key")
+      return
+    }
     let root: TOMLTable
     do {
       root = try TOMLTable(string: text)

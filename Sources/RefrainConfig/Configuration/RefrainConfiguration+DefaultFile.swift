@@ -30,8 +30,8 @@ extension RefrainConfiguration {
     "keys": [
       "# Key names: letters (G is shift-g), digits, space, enter, esc, tab, shift-tab, up,",
       "# down, left, right, pgup, pgdn, home, end, backspace, delete, ctrl-a … ctrl-z, F1 … F12.",
-      "# Quote names that are not letters or digits. A binding replaces the key's standard one;",
-      "# an empty command removes it. `refrain keys` lists the standard bindings.",
+      "# Quote names with other characters than letters, digits, - and _. A binding replaces",
+      "# the key's standard one; an empty command removes it. `refrain keys` lists them all.",
       "# Example: \"ctrl-d\" = \"pagedown\"",
       "# Example: \"?\" = \"\"",
     ],

@@ -21,9 +21,12 @@ enum LogLineFormat {
   /// `2026-11-21T22:30:00.123Z`: UTC, with milliseconds.
   static func timestamp(_ date: Date) -> String {
     let interval = date.timeIntervalSince1970
-    let seconds = interval.rounded(.down)
-    let millis = min(max(Int(((interval - seconds) * 1000).rounded(.down)), 0), 999)
-    var time = time_t(seconds)
+    guard interval.isFinite, abs(interval) < 1e12 else { return "0000-00-00T00:00:00.000Z" }
+    let total = Int64((interval * 1000).rounded(.down))
+    let (seconds, millis) = total.quotientAndRemainder(dividingBy: 1000)
+    let wholeSeconds = millis < 0 ? seconds - 1 : seconds
+    let millisecond = millis < 0 ? millis + 1000 : millis
+    var time = time_t(wholeSeconds)
     var parts = tm()
     guard gmtime_r(&time, &parts) != nil else { return "0000-00-00T00:00:00.000Z" }
     func pad(_ value: Int32, _ width: Int) -> String {
@@ -32,7 +35,7 @@ enum LogLineFormat {
     }
     return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))"
       + "T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
-      + ".\(pad(Int32(millis), 3))Z"
+      + ".\(pad(Int32(millisecond), 3))Z"
   }
 
   /// `text` with newlines, tabs and other control characters written as escapes.

@@ -43,7 +43,7 @@ enum LogRedaction {
 
   /// `name=value` or `"name": "value"` for names that carry secrets.
   private static let secretFieldPattern = pattern(
-    #"(?i)(?<![A-Za-z0-9_])(hdnea|hdntl|hdnts|exp|hmac|acl|token|access_token|refresh_token|id_token|auth|sig|signature|api_key|apikey|secret|client_secret|password|passwd|session|sessionid|sid|policy|key-pair-id|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)(\s*=\s*|"\s*:\s*"?)[^\s&"',;<>]+"#
+    #"(?i)(?<![A-Za-z0-9_])(hdnea|hdntl|hdnts|exp|hmac|acl|token|access_token|refresh_token|id_token|auth|sig|signature|api_key|apikey|secret|client_secret|password|passwd|sessionid|session_token|policy|key-pair-id|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)(\s*=\s*|"\s*:\s*"?)[^\s&"',;<>]+"#
   )
 
   /// A JSON web token: three base64url parts, the first starting `eyJ`.
@@ -51,7 +51,8 @@ enum LogRedaction {
     #"eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*"#)
 
   /// A run of 32 or more letters and digits (checked further by ``isOpaqueToken(_:)``).
-  private static let opaqueTokenPattern = pattern(#"(?<![A-Za-z0-9])[A-Za-z0-9]{32,}(?![A-Za-z0-9])"#)
+  private static let opaqueTokenPattern = pattern(
+    #"(?<![A-Za-z0-9])[A-Za-z0-9]{32,}(?![A-Za-z0-9])"#)
 
   // MARK: - Helpers
 
@@ -73,8 +74,9 @@ enum LogRedaction {
     return "\(url[..<schemeEnd.upperBound])\(rest)\(suffix)"
   }
 
-  /// Whether a long alphanumeric run looks random: it mixes upper case, lower case and
-  /// digits. Hex digests (cache file names) and words are kept.
+  /// Whether a long alphanumeric run looks random, mixing upper case, lower case and digits.
+  ///
+  /// Hex digests (cache file names) and words are kept.
   private static func isOpaqueToken(_ text: String) -> Bool {
     var upper = false
     var lower = false
@@ -106,7 +108,8 @@ enum LogRedaction {
     var result = ""
     var cursor = 0
     for match in matches {
-      result += source.substring(with: NSRange(location: cursor, length: match.range.location - cursor))
+      result += source.substring(
+        with: NSRange(location: cursor, length: match.range.location - cursor))
       let groups = (0..<match.numberOfRanges).map { index -> String in
         let range = match.range(at: index)
         return range.location == NSNotFound ? "" : source.substring(with: range)

@@ -68,6 +68,7 @@ extension App {
       view.following = false
     case .seekMode:
       view.seekMode.toggle()
+      lyricsSeekMode = view.seekMode
       setStatus("seek mode \(view.seekMode ? "on: Enter seeks to the line" : "off: Enter closes")")
     case .follow:
       view.following = true

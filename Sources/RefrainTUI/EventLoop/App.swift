@@ -51,6 +51,8 @@ public final class App {
   var overlay: Overlay?
   var lyricsView: LyricsViewState?
   var lyricsNotice: String?
+  /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
+  var lyricsSeekMode = true
   var status: StatusMessage?
   var catalogTracks: [String: CatalogTrack] = [:]
   var lastHeight = 24
@@ -76,7 +78,10 @@ public final class App {
     if handleTyping(key) { return }
     let context: KeyContext = lyricsView != nil ? .lyrics : .lists
     if lyricsView != nil { lyricsView?.lastInput = now() }
-    guard let command = keyMap.command(for: key, in: context) else { return }
+    guard let command = keyMap.command(for: key, in: context) else {
+      if case .help? = overlay { overlay = nil }  // "any key closes", unbound keys too
+      return
+    }
     handle(command)
   }
 
@@ -132,7 +137,8 @@ public final class App {
       presenter.cycleRepeat()
       setStatus("repeat \(presenter.queue.repeatMode.rawValue)")
     case .lyrics:
-      lyricsView = LyricsViewState(selection: currentLyricIndex, lastInput: now())
+      lyricsView = LyricsViewState(
+        seekMode: lyricsSeekMode, selection: currentLyricIndex, lastInput: now())
     case .nudge(let delta): nudge(delta)
     case .lyricLine(let index): presenter.seekToLine(index)
     case .show(let target):
@@ -276,7 +282,9 @@ public final class App {
     do {
       let playlist = try library.createPlaylist(named: name)
       if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id) }
-      setStatus("created \(name)\(tracks.isEmpty ? "" : " with \(tracks.count) tracks")")
+      setStatus(
+        "created \(name)"
+          + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")"))
     } catch {
       setStatus("\(error)", error: true)
     }

@@ -81,6 +81,11 @@ extension App {
       let position = player.position
       if let delay = player.delay(untilPosition: position.rounded(.down) + 1) {
         candidates.append(delay)
+      } else {
+        // Playing, but the audible clock has not started yet (no audio written since the
+        // start, a seek or a resume; PulseAudio can take a second): look again soon, or the
+        // screen would freeze at the old position until the next key.
+        candidates.append(0.05)
       }
       if let follower = presenter.lyrics {
         let change = follower.timeline.nextChange(after: position, includeWords: lyricsView != nil)

@@ -241,19 +241,51 @@ extension App {
     }
   }
 
+  /// The keys of this context: one line per command (`j, down`), keys a context binding
+  /// shadows left out, in two columns when one does not fit; what still does not fit is
+  /// counted on the last line.
+  private func drawHelp(into grid: inout ScreenGrid) {
+    var entries: [(command: Command, keys: String, help: String)] = []
+    let own = Set(keyMap.bindings.filter { $0.context == helpContext }.map(\.key))
+    for binding in keyMap.bindings(in: helpContext) {
+      if binding.context == .global, helpContext != .global, own.contains(binding.key) { continue }
+      if let index = entries.firstIndex(where: {
+        $0.command == binding.command && $0.help == binding.help
+      }) {
+        entries[index].keys += ", \(binding.key)"
+      } else {
+        entries.append((binding.command, binding.key.description, binding.help))
+      }
+    }
+    let maxRows = max(1, grid.height - 6)
+    let neededColumns = (entries.count + maxRows - 1) / maxRows
+    let columns = max(1, min((grid.width - 6) / 44, neededColumns))
+    let rows = min(maxRows, (entries.count + columns - 1) / columns)
+    let width = min(grid.width - 4, columns == 1 ? 64 : columns * 48 + 2)
+    let columnWidth = (width - 2) / columns
+    let box = Rect(x: (grid.width - width) / 2, y: 2, width: width, height: rows + 2)
+    grid.fill(box)
+    grid.box(box, title: "Keys (any key closes)")
+    let slots = rows * columns
+    let hidden = entries.count > slots ? entries.count - (slots - 1) : 0
+    let cellWidth = columnWidth - 2
+    for (index, entry) in entries.prefix(hidden > 0 ? slots - 1 : slots).enumerated() {
+      let x = box.x + 2 + (index / rows) * columnWidth
+      let y = box.y + 1 + index % rows
+      grid.put(entry.keys, x: x, y: y, maxWidth: 9, style: .accent)
+      grid.put(entry.help, x: x + 10, y: y, maxWidth: cellWidth - 10)
+    }
+    if hidden > 0 {
+      let x = box.x + 2 + ((slots - 1) / rows) * columnWidth
+      grid.put(
+        "… \(hidden) more: refrain keys", x: x, y: box.y + rows, maxWidth: cellWidth, style: .dim)
+    }
+  }
+
   private func drawOverlay(into grid: inout ScreenGrid) {
     switch overlay {
     case .help:
-      let bindings = keyMap.bindings(in: helpContext)
-      let width = min(grid.width - 4, 64)
-      let height = min(grid.height - 4, bindings.count + 2)
-      let box = Rect(x: (grid.width - width) / 2, y: 2, width: width, height: height)
-      grid.fill(box)
-      grid.box(box, title: "Keys (any key closes)")
-      for (row, binding) in bindings.prefix(height - 2).enumerated() {
-        grid.put(binding.key.description, x: box.x + 2, y: box.y + 1 + row, maxWidth: 10, style: .accent)
-        grid.put(binding.help, x: box.x + 13, y: box.y + 1 + row, maxWidth: width - 15)
-      }
+      drawHelp(into: &grid)
     case .picker(let tracks, let playlists, let cursor):
       let names = playlists.map(\.name) + ["+ New playlist…"]
       let width = min(grid.width - 4, 50)

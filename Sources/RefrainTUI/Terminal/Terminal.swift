@@ -18,6 +18,10 @@ public final class Terminal {
   public func start(colors: Bool) {
     setlocale(LC_ALL, "")
     _ = refrain_set_utf8_ctype()
+    // The size comes from the terminal, never from LINES/COLUMNS in the environment: a
+    // stale pair (tmux and some shells export them) would pin the size and defeat resizes.
+    unsetenv("LINES")
+    unsetenv("COLUMNS")
     _ = initscr()
     _ = cbreak()
     _ = noecho()

@@ -101,17 +101,19 @@ public struct DeezerCatalogProvider: CatalogProvider {
   public func artist(id: String) async throws -> ArtistDetail {
     let api = try configuredAPI()
     let item = try Self.checked(id, "artist")
-    async let artist = fetch(DeezerArtist.self, api.artist(id), item: item)
-    async let top = fetch(
-      DeezerList<DeezerTrack>.self, api.artistTop(id, limit: Self.artistTopLimit), item: item)
-    async let albums = fetch(
-      DeezerList<DeezerAlbum>.self, api.artistAlbums(id, limit: Self.artistAlbumsLimit),
-      item: item)
-    let record = try await artist
+    async let artist = attempt(DeezerArtist.self, api.artist(id))
+    async let top = attempt(
+      DeezerList<DeezerTrack>.self, api.artistTop(id, limit: Self.artistTopLimit))
+    async let albums = attempt(
+      DeezerList<DeezerAlbum>.self, api.artistAlbums(id, limit: Self.artistAlbumsLimit))
+    let results = await (artist, top, albums)
+    let record = try Self.value(results.0, item: item)
+    let topTracks = try Self.value(results.1, item: item).data
+    let albumRecords = try Self.value(results.2, item: item).data
     return ArtistDetail(
       artist: DeezerMapping.artist(record),
-      topTracks: try await top.data.map { DeezerMapping.track($0, artist: record) },
-      albums: try await albums.data.map {
+      topTracks: topTracks.map { DeezerMapping.track($0, artist: record) },
+      albums: albumRecords.map {
         var album = DeezerMapping.album($0)
         album.artist = album.artist ?? record.name
         album.artistID = album.artistID ?? record.id.value
@@ -123,12 +125,15 @@ public struct DeezerCatalogProvider: CatalogProvider {
     let api = try configuredAPI()
     let item = try Self.checked(id, "playlist")
     let offset = max(0, offset)
-    async let playlist = fetch(DeezerPlaylist.self, api.playlist(id), item: item)
-    async let tracks = fetch(
+    async let playlist = attempt(DeezerPlaylist.self, api.playlist(id))
+    async let tracks = attempt(
       DeezerList<DeezerTrack>.self,
-      api.playlistTracks(id, index: offset, limit: min(max(1, limit), 100)), item: item)
-    let summary = DeezerMapping.playlist(try await playlist)
-    var page = DeezerMapping.page(try await tracks, offset: offset) { DeezerMapping.track($0) }
+      api.playlistTracks(id, index: offset, limit: min(max(1, limit), 100)))
+    let results = await (playlist, tracks)
+    let summary = DeezerMapping.playlist(try Self.value(results.0, item: item))
+    var page = DeezerMapping.page(try Self.value(results.1, item: item), offset: offset) {
+      DeezerMapping.track($0)
+    }
     page.total = page.total ?? summary.trackCount
     return PlaylistDetail(playlist: summary, tracks: page)
   }
@@ -136,10 +141,13 @@ public struct DeezerCatalogProvider: CatalogProvider {
   public func genre(id: String) async throws -> GenreDetail {
     let api = try configuredAPI()
     let item = try Self.checked(id, "genre")
-    async let genre = fetch(DeezerGenre.self, api.genre(id), item: item)
-    async let artists = fetch(DeezerList<DeezerArtist>.self, api.genreArtists(id), item: item)
-    let summary = DeezerMapping.genre(try await genre)
-    let items = try await artists.data.map { CatalogItem.artist(DeezerMapping.artist($0)) }
+    async let genre = attempt(DeezerGenre.self, api.genre(id))
+    async let artists = attempt(DeezerList<DeezerArtist>.self, api.genreArtists(id))
+    let results = await (genre, artists)
+    let summary = DeezerMapping.genre(try Self.value(results.0, item: item))
+    let items = try Self.value(results.1, item: item).data.map {
+      CatalogItem.artist(DeezerMapping.artist($0))
+    }
     let sections =
       items.isEmpty
       ? []
@@ -196,6 +204,8 @@ public struct DeezerCatalogProvider: CatalogProvider {
     }
   }
 
+  /// Fetches without throwing, so that concurrent requests (`async let`) all finish and
+  /// none is cancelled halfway when another fails.
   private func attempt<Value: Decodable & Sendable>(_ type: Value.Type, _ endpoint: Endpoint)
     async -> Result<Value, NetworkError>
   {
@@ -203,6 +213,15 @@ public struct DeezerCatalogProvider: CatalogProvider {
       return .success(try await client.decode(type, from: endpoint))
     } catch {
       return .failure(error)
+    }
+  }
+
+  private static func value<Value>(_ result: Result<Value, NetworkError>, item: String?) throws
+    -> Value
+  {
+    switch result {
+    case .success(let value): return value
+    case .failure(let error): throw DeezerErrors.catalogError(error, item: item)
     }
   }
 }

@@ -1,0 +1,523 @@
+"""The full-screen player, driven through tmux as a user would drive it.
+
+Each test starts `refrain` in a private tmux server (`tmux -L <unique name>`)
+with its own XDG dirs, LANG=C.UTF-8 and TERM=tmux-256color, sends keys with
+`send-keys`, and reads the screen with `capture-pane` (with `-e` when the
+highlight matters: the selected row is reverse video, the current lyric line
+bold green). Waits poll the screen against a deadline; nothing sleeps for a
+fixed time to let the UI "settle".
+
+The player runs under a small shell wrapper that records `stty -g` before and
+after and prints "refrain exited N", so a test can check that quitting gives
+the terminal back as it was.
+
+Set REFRAIN_TUI_SCREENSHOTS=FILE to have `test_pane_screenshots` write the
+100x30 screenshots that docs/tui.md shows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import audio_analysis as aa
+
+ESC = "\x1b"
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+_counter = itertools.count()
+
+# What the demo catalog's 우산 하나 (one-umbrella.lrc) sings, and when.
+UMBRELLA = [
+    (5.45, "비가 내리는 버스 정류장"),
+    (9.55, "우산 하나에 두 사람"),
+    (12.27, "젖은 어깨도 괜찮아"),
+    (15.00, "네 노래가 들리니까"),
+]
+
+
+# ---------------------------------------------------------------- driving tmux
+
+class TUI:
+    """`refrain` in a tmux pane of its own, on a private tmux server."""
+
+    def __init__(self, binary: Path, home: Path, name: str, width: int = 100, height: int = 30):
+        self.binary = binary
+        self.home = home
+        self.socket = f"refrain-tui-{os.getpid()}-{name}-{next(_counter)}"
+        self.width, self.height = width, height
+        self.err_log = home / "err.log"
+        self.bytes_log = home / "tty.bytes"
+        self.env = {
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "tmux-256color",
+            "REFRAIN_STDERR_LOG": str(self.err_log),
+            # Online catalogs and lyrics point at a closed port: nothing leaves the machine.
+            "REFRAIN_DEEZER_URL": "http://127.0.0.1:9/", "REFRAIN_LRCLIB_URL": "http://127.0.0.1:9/",
+            # Stale sizes, as some shells and tmux set-ups export them: the player must
+            # follow the terminal's real size and its resizes, not these.
+            "COLUMNS": "80", "LINES": "24",
+        }
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
+            d = home / var.lower()
+            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.env[var] = str(d)
+        for var in ("PULSE_SERVER", "PULSE_RUNTIME_PATH", "PULSE_COOKIE", "PULSE_SINK", "PATH", "HOME"):
+            if var in os.environ:
+                self.env[var] = os.environ[var]
+        self.started = False
+
+    def run_env(self) -> dict:
+        """The environment for `refrain scan` and other commands run next to the UI."""
+        env = dict(os.environ)
+        env.update(self.env)
+        return env
+
+    def start(self, *args: str) -> "TUI":
+        """Starts `refrain ARGS` in a fresh pane, behind a wrapper that reports the exit."""
+        run = self.home / f"run-{next(_counter)}.sh"
+        exports = "\n".join(f"export {k}={shlex.quote(v)}" for k, v in self.env.items())
+        argv = " ".join(shlex.quote(a) for a in [str(self.binary), *args])
+        run.write_text(
+            "#!/bin/sh\n"
+            f"{exports}\n"
+            f"stty -g > {shlex.quote(str(self.home / 'tty.before'))}\n"
+            f"{argv}\n"
+            "rc=$?\n"
+            f"stty -g > {shlex.quote(str(self.home / 'tty.after'))}\n"
+            'echo "refrain exited $rc"\n'
+            "exec sleep 600\n")
+        run.chmod(0o755)
+        for name in ("tty.before", "tty.after"):
+            (self.home / name).unlink(missing_ok=True)
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width), "-y", str(self.height), str(run))
+        # Everything the program writes to the terminal, for the escape-sequence checks.
+        self.tmux("pipe-pane", "-t", "t", "-o", f"cat >> {shlex.quote(str(self.bytes_log))}")
+        self.started = True
+        return self
+
+    def tmux(self, *args: str) -> str:
+        proc = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10)
+        if proc.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args)} failed: {proc.stderr.strip()}")
+        return proc.stdout
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+    # Input
+    def keys(self, *keys: str) -> None:
+        """Named keys, one `send-keys` each: `Enter`, `Escape`, `C-u`, `j`, `BSpace`."""
+        for key in keys:
+            self.tmux("send-keys", "-t", "t", key)
+            if key == "Escape":
+                time.sleep(0.1)  # curses waits ESCDELAY (25 ms) to tell Esc from Alt-key
+
+    def type(self, text: str) -> None:
+        """Literal text, as a user types it (UTF-8)."""
+        self.tmux("send-keys", "-t", "t", "-l", text)
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", "t", "-x", str(width), "-y", str(height))
+
+    # Output
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-t", "t", "-p")
+
+    def lines(self) -> list[str]:
+        return self.screen().split("\n")
+
+    def styled_lines(self) -> list[str]:
+        """The screen with SGR attributes (`capture-pane -e`)."""
+        return self.tmux("capture-pane", "-t", "t", "-p", "-e").split("\n")
+
+    def selected_row(self) -> str | None:
+        """The text of the reverse-video row of a list (the status line does not count)."""
+        rows = [r for r in self.styled_lines() if r.strip()]
+        for row in rows[:-1]:
+            if row.startswith(ESC + "[7m"):
+                return SGR.sub("", row).strip()
+        return None
+
+    def highlighted_lyric(self) -> str | None:
+        """The text drawn bold green (the current lyric line), outside the bottom lines."""
+        for row in self.styled_lines()[: self.height - 2]:
+            m = re.search(r"\x1b\[1m\x1b\[32m([^\x1b]*)", row)
+            if m and m.group(1).strip():
+                return m.group(1).strip()
+        return None
+
+    def wait_for(self, check, what: str, timeout: float = 5.0):
+        """Polls the screen until `check(screen_text)` is truthy; returns its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            value = check(screen)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                pytest.fail(f"no {what} within {timeout} s; the screen:\n{screen}\nstderr log:\n{self.stderr()}")
+            time.sleep(0.05)
+
+    def wait_text(self, text: str, timeout: float = 5.0) -> str:
+        return self.wait_for(lambda s: s if text in s else None, repr(text), timeout)
+
+    def stderr(self) -> str:
+        try:
+            return self.err_log.read_text(errors="replace")
+        except FileNotFoundError:
+            return "(no stderr log)"
+
+    def now_playing(self) -> tuple[str, float] | None:
+        """(title line, position in seconds) from the now-playing line, if something plays."""
+        for line in self.lines():
+            m = re.search(r"^ ([▶⏸…■]) (.*?)\s+(\d+):(\d\d) / \d+:\d\d\s*$", line)
+            if m:
+                return m.group(2), int(m.group(3)) * 60 + int(m.group(4))
+        return None
+
+    def quit(self, timeout: float = 5.0) -> None:
+        """Presses q until Refrain asks or quits (y when asked); checks the terminal came back."""
+        deadline = time.monotonic() + timeout
+        while "refrain exited" not in self.screen():
+            if "(y/n)" in self.screen():
+                self.keys("y")
+            else:
+                self.keys("q")
+            if time.monotonic() > deadline:
+                pytest.fail(f"Refrain did not quit; the screen:\n{self.screen()}\nstderr:\n{self.stderr()}")
+            time.sleep(0.15)
+        self.assert_restored()
+
+    def assert_restored(self) -> None:
+        screen = self.wait_text("refrain exited")
+        assert "refrain exited 0" in screen, f"Refrain failed:\n{screen}\nstderr:\n{self.stderr()}"
+        before = (self.home / "tty.before").read_text()
+        after = self.wait_for(lambda _: (self.home / "tty.after").exists(), "tty.after") and \
+            (self.home / "tty.after").read_text()
+        assert before == after, f"the tty modes changed: {before.strip()} -> {after.strip()}"
+        alternate, cursor = self.tmux("display", "-p", "-t", "t", "#{alternate_on} #{cursor_flag}").split()
+        assert alternate == "0", "still on the alternate screen after quitting"
+        assert cursor == "1", "the cursor is still hidden after quitting"
+
+
+@pytest.fixture
+def tui_factory(refrain_bin, tmp_path):
+    sessions: list[TUI] = []
+
+    def make(name: str, home: Path | None = None, width: int = 100, height: int = 30) -> TUI:
+        session = TUI(refrain_bin, home or tmp_path / "home", name, width, height)
+        sessions.append(session)
+        return session
+
+    yield make
+    for session in sessions:
+        session.close()
+
+
+def search_and_select(tui: TUI, query: str, row_text: str) -> None:
+    """`/`, the query, Enter; waits for `row_text` in the results and selects it with j."""
+    tui.keys("/")
+    tui.type(query)
+    tui.wait_text(f"/ {query}▏")
+    tui.keys("Enter")
+    tui.wait_text(row_text)
+    select_row(tui, row_text)
+
+
+def select_row(tui: TUI, text: str, limit: int = 30) -> None:
+    """Goes to the top of the list (g), then down with j until the reverse-video row has `text`."""
+    if text in (tui.selected_row() or ""):
+        return
+    tui.keys("g")
+    tui.wait_for(lambda _: tui.selected_row(), "a selected row", timeout=2)
+    time.sleep(0.05)
+    for _ in range(limit):
+        if text in (tui.selected_row() or ""):
+            return
+        before = tui.selected_row()
+        tui.keys("j")
+        tui.wait_for(lambda _: tui.selected_row() != before or None, "the cursor to move", timeout=2)
+    pytest.fail(f"no row containing {text!r} could be selected; the screen:\n{tui.screen()}")
+
+
+# ---------------------------------------------------------------- tests
+
+def test_search_play_follow_lyrics_and_seek_from_the_lyrics_view(tui_factory):
+    tui = tui_factory("play").start("--output", "null")
+    home = tui.wait_text("Top tracks", timeout=15)
+    assert "New releases" in home and "Refrain · demo" in home
+    assert "♪ 우산 하나 — 달빛 우체국" in home
+
+    # Search in Korean; Backspace removes one syllable.
+    tui.keys("/")
+    tui.type("우산x")
+    tui.wait_text("/ 우산x▏")
+    tui.keys("BSpace")
+    tui.wait_text("/ 우산▏")
+    tui.keys("Enter")
+    tui.wait_text("♪ 우산 하나 — 달빛 우체국 · 밤의 편지")
+    tui.wait_for(lambda _: "우산 하나" in (tui.selected_row() or ""), "the track selected")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("우산 하나"), "우산 하나 playing")
+    tui.keys("4")
+    tui.wait_text("vol 100%")
+
+    # The clock and the highlighted line move together, on the clock's time.
+    seen: list[tuple[float, float, str | None]] = []   # (wall time, shown position, highlighted line)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        np = tui.now_playing()
+        seen.append((time.monotonic(), np[1] if np else -1, tui.highlighted_lyric()))
+        if np and np[1] >= 7:
+            break
+        time.sleep(0.05)
+    assert seen[-1][1] >= 7, f"the clock did not reach 0:07: {seen[-5:]}"
+    before_first = [s for s in seen if s[1] <= 4]
+    assert before_first and all(s[2] in (None, "♪") for s in before_first), \
+        f"a line was highlighted before its time (5.45 s): {before_first[-3:]}"
+    at_six = [s for s in seen if s[1] >= 6]
+    assert at_six and all(s[2] == UMBRELLA[0][1] for s in at_six), f"not the first line after 0:06: {at_six[:3]}"
+    # The shown seconds advance with the wall clock (1 s per second, whole seconds shown).
+    first_1 = next(s for s in seen if s[1] >= 1)
+    first_7 = next(s for s in seen if s[1] >= 7)
+    assert first_7[0] - first_1[0] == pytest.approx(6.0, abs=0.5), "the clock runs at real-time speed"
+    # The next line is shown dim below the current one.
+    assert UMBRELLA[1][1] in tui.screen()
+
+    # The lyrics view: follow, move to a later line, Enter seeks there.
+    tui.keys("l")
+    view = tui.wait_text("Lyrics — seek mode ON (s) · following")
+    assert all(text in view for _, text in UMBRELLA)
+    assert tui.highlighted_lyric() == UMBRELLA[0][1]
+    tui.keys("j")
+    tui.wait_text(f"› {UMBRELLA[1][1]}")
+    tui.keys("j")
+    tui.wait_text(f"› {UMBRELLA[2][1]}")
+    assert "scrolled: f follows" in tui.screen()
+    tui.keys("Enter")
+    np = tui.wait_for(lambda _: (np := tui.now_playing()) and 12 <= np[1] <= 13 and np, "the seek to 0:12", timeout=3)
+    assert np[1] in (12, 13)
+    tui.wait_for(lambda _: tui.highlighted_lyric() == UMBRELLA[2][1], f"{UMBRELLA[2][1]!r} highlighted", timeout=2)
+    assert "› " not in tui.screen(), "following again after the seek"
+    assert "· following" in tui.screen()
+
+    # Seek mode off: Enter closes the view instead of seeking.
+    tui.keys("s")
+    tui.wait_text("Lyrics — seek mode off (s)")
+    position = tui.now_playing()[1]
+    tui.keys("j", "Enter")
+    player = tui.wait_text("vol 100%")
+    assert "Lyrics —" not in player
+    assert tui.now_playing()[1] - position < 2, "Enter with seek mode off did not seek"
+    tui.quit()
+
+
+def test_a_playlist_made_in_the_ui_survives_a_restart(tui_factory, tmp_path):
+    tui = tui_factory("playlist").start("--output", "null")
+    tui.wait_text("Top tracks", timeout=15)
+    tui.keys("3")
+    tui.wait_text("+ New playlist (c)")
+    tui.keys("c")
+    tui.wait_text("New playlist name: ▏")
+    tui.type("밤 드라이브")
+    tui.wait_text("New playlist name: 밤 드라이브▏")
+    tui.keys("Enter")
+    tui.wait_for(lambda s: re.search(r"≡ 밤 드라이브\s+0 tracks", s), "the new playlist")
+
+    # One track from Home, one from Search, with the A picker.
+    tui.keys("1")
+    tui.wait_text("Top tracks")
+    select_row(tui, "♪ 첫눈 오는 날")
+    tui.keys("A")
+    tui.wait_text("Add 1 to playlist")
+    tui.keys("Enter")
+    tui.wait_text("added 1 to 밤 드라이브")
+    search_and_select(tui, "Lighthouse", "♪ Lighthouse Radio")
+    tui.keys("A")
+    tui.wait_text("Add 1 to playlist")
+    tui.keys("Enter")
+    tui.wait_text("added 1 to 밤 드라이브")
+    tui.keys("3")
+    tui.wait_for(lambda s: re.search(r"≡ 밤 드라이브\s+2 tracks", s), "2 tracks in the playlist")
+    tui.quit()
+
+    again = tui_factory("playlist-again", home=tui.home).start("--output", "null")
+    again.keys("3")
+    again.wait_for(lambda s: re.search(r"≡ 밤 드라이브\s+2 tracks", s), "the playlist after a restart", timeout=15)
+    select_row(again, "≡ 밤 드라이브")
+    again.keys("Enter")
+    detail = again.wait_text("‹ 밤 드라이브")
+    rows = [line.strip() for line in detail.split("\n") if line.strip().startswith("♪")]
+    assert [r.split(" — ")[0] for r in rows] == ["♪ 첫눈 오는 날", "♪ Lighthouse Radio"], detail
+    again.quit()
+
+
+def test_resizing_down_to_the_minimum_and_below_and_back(tui_factory):
+    tui = tui_factory("resize").start("--output", "null")
+    tui.wait_text("Top tracks", timeout=15)
+    tui.resize(40, 12)
+    small = tui.wait_text("1 Home  2 Search  3 Library  4 Player  …")
+    lines = small.rstrip("\n").split("\n")
+    assert len(lines) == 12 and all(len(line) <= 40 for line in lines), small
+    assert "New releases" in small and "■ stopped" in small
+    assert "? help  / search  l lyrics  space pla…" in small
+
+    tui.resize(30, 8)
+    tiny = tui.wait_text("terminal too small")
+    assert "(30×8, needs 40×12)" in tiny
+    assert "Home" not in tiny and "New releases" not in tiny
+    tui.keys("2")   # keys still work while too small
+    tui.resize(100, 30)
+    full = tui.wait_text("Refrain · demo")
+    assert "Press / and type to search demo." in full, "the pane chosen while small is shown"
+    assert "terminal too small" not in full
+    tui.keys("Escape", "1")   # 2 opened the search box, which takes digits as text
+    tui.wait_text("Top tracks")
+    tui.quit()
+
+
+def test_the_ui_plays_audio_on_pulseaudio(tui_factory, recorder):
+    tui = tui_factory("pulse").start("--output", "pulse")
+    home = tui.wait_text("Top tracks", timeout=15)
+    assert "no audio server" not in home
+    search_and_select(tui, "첫눈", "♪ 첫눈 오는 날")
+    quiet_until = time.monotonic()
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[1] >= 3, "three seconds of 첫눈 오는 날", timeout=10)
+    shown = tui.now_playing()
+    rec = recorder.stop(tail=0.2)
+    assert shown[0].startswith("첫눈 오는 날")
+    before = rec.audio.window(0, max(0.1, rec.at(quiet_until) - 0.1))
+    assert aa.rms_dbfs(before) < -60, "sound before anything was played"
+    start = aa.sound_start(rec.audio, after=rec.at(quiet_until))
+    assert start is not None, "nothing was heard while the UI played"
+    heard = rec.audio.window(start, rec.audio.duration - start)
+    assert aa.sounding_time(aa.Audio(heard, rec.audio.rate)) >= 2.0, "less than 2 s of sound"
+    assert aa.rms_dbfs(heard) > -40
+    tui.quit()
+
+
+# ---------------------------------------------------------------- hostile metadata
+
+def _text_frame(frame_id: str, value: str) -> bytes:
+    body = b"\x03" + value.encode("utf-8")
+    n = len(body)
+    size = bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+    return frame_id.encode("ascii") + size + b"\x00\x00" + body
+
+
+def write_tagged_mp3(path: Path, audio: bytes, tags: dict[str, str]) -> None:
+    """`audio` behind an ID3v2.4 tag with UTF-8 text frames."""
+    frames = b"".join(_text_frame(k, v) for k, v in tags.items())
+    n = len(frames)
+    header = b"ID3\x04\x00\x00" + bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+    path.write_bytes(header + frames + audio)
+
+
+HOSTILE_TITLE = (
+    "Evil\x1b]52;c;cm0gLXJmIH4=\x07 Clip"    # OSC 52: write the clipboard
+    "\x1b]0;pwned-title\x1b\\board"            # OSC 0 with ST: set the window title
+    "\x1b[5;35;47m Blink\x1b[0m"               # blinking magenta (curses never sends 5;35;47)
+    "\x1b[2J\x1b[H"                             # clear the screen
+    "\u202e Tail\u2066x\u2069"                  # bidi override and isolate
+    "\x9b31m\x90dcs-payload\x9c"                # 8-bit CSI and DCS
+)
+HOSTILE_ARTIST = "\x1b[31mRed\x1b[0m Band\x07"
+
+
+def test_hostile_tags_never_reach_the_terminal(tui_factory, tmp_path, fixtures_dir):
+    music = tmp_path / "music"
+    music.mkdir()
+    tone = (fixtures_dir / "tone440.mp3").read_bytes()
+    write_tagged_mp3(music / "hostile.mp3", tone, {"TIT2": HOSTILE_TITLE, "TPE1": HOSTILE_ARTIST, "TALB": "Traps"})
+    tui = tui_factory("hostile")
+    scan = subprocess.run([str(tui.binary), "scan", str(music)], env=tui.run_env(),
+                          capture_output=True, text=True, timeout=30)
+    assert scan.returncode == 0, scan.stderr
+
+    tui.start("--provider", "local", "--output", "null")
+    tui.wait_for(lambda s: "1 Home" in s, "the UI", timeout=15)
+    tui.keys("/")
+    tui.type("Evil")
+    tui.keys("Enter")
+    row = tui.wait_for(lambda s: next((ln for ln in s.split("\n") if "♪ Evil" in ln), None), "the hostile track")
+    # The printable words survive, in order, with the controls gone.
+    words = ["Evil", "Clip", "board", "Blink", "Tail", "x"]
+    positions = [row.find(w) for w in words]
+    assert -1 not in positions and positions == sorted(positions), row
+    assert "Red Band" in row
+    tui.wait_for(lambda _: "Evil" in (tui.selected_row() or ""), "the track selected")
+    tui.keys("Enter")   # play it: the title reaches the now-playing line and the Player pane
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Evil"), "the hostile track playing")
+    tui.keys("4")
+    tui.wait_text("vol 100%")
+    tui.quit()
+
+    raw = tui.bytes_log.read_bytes()
+    assert "Blink".encode() in raw and "Evil".encode() in raw, "the title was drawn"
+    for payload in [b"\x1b]52;", b"cm0gLXJmIH4=", b"\x1b]0;", b"pwned-title", b"\x1b[5;35;47m",
+                    "\u202e".encode(), "\u2066".encode(), "\u009b".encode(), "\u0090".encode(),
+                    b"dcs-payload", b"\x07"]:
+        assert payload not in raw, f"{payload!r} from the tags reached the terminal"
+    # The title's "clear the screen" must not appear right after its own text.
+    assert b"Blink\x1b[2J" not in raw
+
+
+# ---------------------------------------------------------------- screenshots for docs/tui.md
+
+def test_pane_screenshots(tui_factory):
+    """Visits every pane at 100x30; with REFRAIN_TUI_SCREENSHOTS=FILE, writes them for docs/tui.md."""
+    tui = tui_factory("shots").start("--output", "null")
+    shots: dict[str, str] = {}
+    hint = "? help  / search  l lyrics  space play/pause  q back"
+
+    def shot(name: str, must: str) -> None:
+        screen = tui.wait_text(must)
+        shots[name] = "\n".join(line.rstrip() for line in screen.rstrip("\n").split("\n"))
+
+    shot("Home", "Top tracks")
+    tui.keys("3", "c")
+    tui.type("Rainy day")
+    tui.keys("Enter")
+    tui.wait_text("≡ Rainy day")
+    search_and_select(tui, "달빛", "♪ 우산 하나")
+    tui.wait_text(hint)   # the "created" message has gone
+    shot("Search", "♪ 첫눈 오는 날")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("우산 하나"), "우산 하나 playing")
+    for title in ("♪ 우산 하나", "♪ 첫눈 오는 날"):
+        select_row(tui, title)
+        tui.keys("A")
+        tui.wait_text("Add 1 to playlist")
+        tui.keys("Enter")
+        tui.wait_text("added 1 to Rainy day")
+    tui.keys("a")
+    tui.wait_text("added 1 track to the queue")
+    tui.keys("Right", "Right")   # on to the second and third lines
+    tui.wait_text(hint, timeout=6)
+    tui.keys("3")
+    shot("Library", "2 tracks")
+    tui.keys("4")
+    shot("Player", "vol 100%")
+    tui.keys("l")
+    shot("Lyrics", "Lyrics — seek mode ON")
+    tui.keys("l", "5")
+    shot("Queue", "Queue (2)")
+    tui.keys("?")
+    shot("Help", "Keys (any key closes)")
+    tui.keys("Escape")
+    tui.quit()
+
+    assert re.search(r"≡ Rainy day\s+2 tracks", shots["Library"])
+    assert any(text in shots["Player"] for _, text in UMBRELLA)
+    assert "첫눈 오는 날 — 달빛 우체국" in shots["Queue"]
+    assert "j, down" in shots["Help"] and "more: refrain keys" not in shots["Help"]
+    target = os.environ.get("REFRAIN_TUI_SCREENSHOTS")
+    if target:
+        Path(target).write_text("".join(f"## {k}\n\n```\n{v}\n```\n\n" for k, v in shots.items()))

@@ -1,0 +1,216 @@
+import RefrainCatalog
+import RefrainCore
+import XCTest
+
+@testable import RefrainTUI
+
+/// The full lyrics view: following the clock, scrolling by hand, seek mode.
+final class AppLyricsViewTests: XCTestCase {
+  /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
+  private func playingNumbered() -> TUIHarness {
+    let harness = TUIHarness(lyrics: [
+      "fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)
+    ])
+    harness.waitForHome()
+    harness.playFromHome("우산 하나", duration: 60)
+    return harness
+  }
+
+  /// The row of the screen holding `text` (trimmed), if any.
+  private func rowIndex(of text: String, in grid: ScreenGrid) -> Int? {
+    (0..<grid.height).first { grid.row($0).trimmingCharacters(in: .whitespaces).hasSuffix(text) }
+  }
+
+  // MARK: - Following
+
+  func testTheCurrentLineStaysCentredWhileFollowing() {
+    let harness = playingNumbered()
+    harness.player.position = 21
+    harness.press("l")
+    assertScreen(
+      harness.screen(60, 16),
+      """
+      1 Home  2 Search  3 Library  4 Player  5 Queue
+       Lyrics — seek mode ON (s) · following · Esc closes
+        Line 4
+        Line 5
+        Line 6
+        Line 7
+        Line 8
+        Line 9
+        Line 10
+        Line 11
+        Line 12
+        Line 13
+        Line 14
+        Line 15
+       ▶ 우산 하나 — 달빛 우체국                      0:21 / 1:00
+       ? help  / search  l lyrics  space play/pause  q back
+      """)
+    let grid = harness.redraw()
+    XCTAssertEqual(grid[2, 8].style, .current, "Line 10 is highlighted")
+    XCTAssertEqual(grid[2, 9].style, .normal)
+
+    harness.player.position = 31
+    let later = harness.redraw()
+    XCTAssertEqual(later.row(8), "  Line 15", "the view moved on with the clock")
+    XCTAssertEqual(later[2, 8].style, .current)
+  }
+
+  func testTheFirstLinesStartHalfWayDown() {
+    let harness = playingNumbered()
+    harness.player.position = 0.5
+    harness.press("l")
+    let grid = harness.redraw()
+    XCTAssertEqual(rowIndex(of: "Line 1", in: grid), 8, "Line 1 waits in the middle")
+    XCTAssertEqual(grid.row(7), "")
+    XCTAssertEqual(grid[2, 8].style, .normal, "nothing is current before the first line")
+  }
+
+  func testLongLinesWrapByDisplayWidthAndStayOnScreen() {
+    let long = LRCParser.parse(
+      """
+      [00:01.00]첫눈이 오면 편지를 쓸게 하얀 길 위에 너의 이름을 적어 둘게
+      [00:05.00]short
+      """)
+    let harness = TUIHarness(lyrics: ["fake:umbrella": .found(long, source: .sidecar)])
+    harness.waitForHome()
+    harness.playFromHome("우산 하나", duration: 30)
+    harness.player.position = 2
+    harness.size = (40, 12)
+    harness.press("l")
+    let grid = harness.redraw()
+    let lines = (2..<9).map { grid.row($0).trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    // The body is 36 columns wide: the first line fills it exactly.
+    XCTAssertEqual(lines, ["첫눈이 오면 편지를 쓸게 하얀 길 위에", "너의 이름을 적어 둘게", "short"])
+    for y in 0..<grid.height { XCTAssertLessThanOrEqual(DisplayWidth.of(grid.row(y)), 40) }
+  }
+
+  // MARK: - Moving by hand
+
+  func testJSelectsTheLineAfterTheHighlightedOne() {
+    let harness = playingNumbered()
+    harness.player.position = 21  // Line 10 (index 9)
+    harness.press("l", "j")
+    let grid = harness.redraw()
+    XCTAssertTrue(
+      grid.row(1).hasPrefix(" Lyrics — seek mode ON (s) · scrolled: f follows"), grid.row(1))
+    XCTAssertEqual(grid.row(8), "› Line 11", "the selection is centred and marked")
+    XCTAssertEqual(grid[2, 8].style, .selected)
+    XCTAssertEqual(grid.row(7), "  Line 10")
+    XCTAssertEqual(grid[2, 7].style, .current, "the playing line is still highlighted")
+    harness.press("k", "k")
+    XCTAssertEqual(harness.redraw().row(8), "› Line 9")
+  }
+
+  func testEnterInSeekModeSeeksToTheSelectedLinesTime() {
+    let harness = playingNumbered()
+    harness.player.position = 21
+    harness.press("l", "j", "j", "j")
+    harness.press("enter")
+    XCTAssertEqual(harness.player.seeks.last, 26, "Line 13 starts at 0:26")
+    XCTAssertNotNil(harness.app.lyricsView, "the view stays open")
+    let grid = harness.redraw()
+    XCTAssertEqual(grid.row(1), " Lyrics — seek mode ON (s) · following · Esc closes")
+    XCTAssertEqual(grid.row(8), "  Line 13")
+    XCTAssertEqual(grid[2, 8].style, .current)
+    XCTAssertEqual(grid.row(14), aligned(" ▶ 우산 하나 — 달빛 우체국", "0:26 / 1:00", width: 60))
+  }
+
+  func testEnterWhileFollowingActsOnTheHighlightedLineNotAnOldOne() {
+    let harness = playingNumbered()
+    harness.player.position = 5  // Line 2 when the view opens
+    harness.press("l")
+    harness.player.position = 21  // the song moved on to Line 10
+    harness.press("enter")
+    XCTAssertEqual(harness.player.seeks.last, 20, "Enter restarts the line being heard")
+  }
+
+  func testUpAndDownStopAtTheFirstAndLastLines() {
+    let harness = playingNumbered()
+    harness.player.position = 3
+    harness.press("l", "g", "k", "enter")
+    XCTAssertEqual(harness.player.seeks.last, 2)
+    harness.press("G", "j", "enter")
+    XCTAssertEqual(harness.player.seeks.last, 40)
+  }
+
+  func testFAndFiveIdleSecondsReturnToFollowing() {
+    let harness = playingNumbered()
+    harness.player.position = 21
+    harness.press("l", "k", "k", "k")
+    XCTAssertEqual(harness.redraw().row(8), "› Line 7")
+    harness.press("f")
+    XCTAssertEqual(harness.redraw().row(8), "  Line 10")
+    XCTAssertEqual(harness.app.lyricsView?.following, true)
+
+    harness.press("j")
+    XCTAssertEqual(harness.app.nextWake(player: harness.player).map { $0 <= 5 }, true)
+    harness.clock.now += 4.9
+    harness.app.resumeFollowingIfIdle()
+    XCTAssertEqual(harness.app.lyricsView?.following, false, "still scrolled after 4.9 s")
+    harness.clock.now += 0.2
+    harness.app.resumeFollowingIfIdle()
+    XCTAssertEqual(harness.app.lyricsView?.following, true, "following again after 5 s")
+    XCTAssertEqual(harness.redraw().row(8), "  Line 10")
+  }
+
+  func testSTurnsSeekModeOffSoEnterClosesTheView() {
+    let harness = playingNumbered()
+    harness.player.position = 21
+    harness.press("l", "s")
+    XCTAssertEqual(harness.row(1), " Lyrics — seek mode off (s) · following · Esc closes")
+    XCTAssertEqual(harness.row(15), " seek mode off: Enter closes")
+    harness.press("j", "enter")
+    XCTAssertNil(harness.app.lyricsView)
+    XCTAssertEqual(harness.player.seeks, [], "nothing was sought")
+    harness.press("l")
+    XCTAssertEqual(
+      harness.row(1), " Lyrics — seek mode off (s) · following · Esc closes", "remembered")
+    harness.press("s")
+    XCTAssertEqual(harness.row(15), " seek mode on: Enter seeks to the line")
+  }
+
+  func testEscQAndLCloseTheView() {
+    let harness = playingNumbered()
+    for key in ["esc", "q", "l"] {
+      harness.press("l")
+      XCTAssertNotNil(harness.app.lyricsView)
+      harness.press(key)
+      XCTAssertNil(harness.app.lyricsView, key)
+      XCTAssertFalse(harness.app.shouldQuit)
+    }
+  }
+
+  func testTheViewWithoutLyricsShowsWhy() {
+    let harness = TUIHarness()
+    harness.waitForHome()
+    harness.playFromHome("Lighthouse Radio", duration: 27.5)
+    harness.press("l")
+    XCTAssertEqual(
+      harness.row(8).trimmingCharacters(in: .whitespaces), "no lyrics: no lyrics in the test")
+    harness.press("j", "enter")
+    XCTAssertEqual(harness.player.seeks, [])
+  }
+
+  // MARK: - Nudging
+
+  func testBracketsNudgeTheLyricsAndThePlayerSaysBy() {
+    let harness = playingNumbered()
+    harness.player.position = 19.95  // just before Line 10 at 0:20
+    harness.press("4")
+    harness.size = (100, 30)
+    XCTAssertEqual(harness.row(13).trimmingCharacters(in: .whitespaces), "Line 9")
+    harness.press("]")
+    XCTAssertEqual(harness.row(29), " lyrics offset +100 ms")
+    XCTAssertEqual(
+      harness.row(13).trimmingCharacters(in: .whitespaces), "Line 10", "lines show earlier")
+    XCTAssertEqual(
+      harness.row(6), "  |    cover     |   vol 100%  shuffle off  repeat off  lyrics +100 ms")
+    harness.press("[", "[")
+    XCTAssertEqual(harness.row(29), " lyrics offset -100 ms")
+    XCTAssertEqual(harness.row(13).trimmingCharacters(in: .whitespaces), "Line 9")
+  }
+}
