@@ -6,9 +6,11 @@ import RefrainCore
 /// The catalogs a command can name with `--provider`.
 let providerNames = ["demo", "local", "deezer"]
 
-/// Makes the catalog provider called `name`, reading paths and URLs from `environment`.
+/// Makes the catalog provider called `name`, reading paths and URLs from `environment`;
+/// `deezerURL` is config.toml's `online.deezer_url` (`REFRAIN_DEEZER_URL` wins).
 func makeProvider(
-  name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  name: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+  deezerURL: URL? = nil
 ) throws -> any CatalogProvider {
   switch name {
   case "local":
@@ -17,7 +19,7 @@ func makeProvider(
     guard let resources = ResourceLocator.resources else { throw ProviderFactoryError.noResources }
     return try DemoCatalogProvider(resources: resources)
   case "deezer":
-    return DeezerCatalogProvider(environment: environment)
+    return DeezerCatalogProvider(environment: environment, config: deezerURL?.absoluteString)
   default:
     throw ProviderFactoryError.unknown(name)
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RefrainCatalog
+import RefrainConfig
 import RefrainCore
 
 /// `refrain scan`: indexes MP3 folders into the local library.
@@ -33,6 +34,10 @@ struct ScanCommand: ParsableCommand {
     }
     let scanner = LocalLibraryScanner(store: store, tagReader: AudioTagReader(exact: exact))
     var targets = folders
+    if targets.isEmpty {
+      // config.toml's `catalog.music_folders`, then the folders indexed before.
+      targets = RefrainConfiguration.load().configuration.musicFolders
+    }
     if targets.isEmpty {
       targets = (try? scanner.knownFolders()) ?? []
       guard !targets.isEmpty else {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RefrainAudio
 import RefrainCatalog
+import RefrainConfig
 import RefrainCore
 import RefrainTUI
 
@@ -11,22 +13,32 @@ struct StartCommand: ParsableCommand {
     commandName: "start", abstract: "Start the full-screen player (the default).",
     shouldDisplay: false)
 
-  @Option(help: "The catalog to open: demo, local or deezer.")
-  var provider: String = "demo"
+  @Option(help: "The catalog to open: demo, local or deezer (default: config.toml's, else demo).")
+  var provider: String?
 
-  @Option(help: "Audio output: pulse, or null (silent, on a real-time clock).")
-  var output: String = "pulse"
+  @Option(help: "Audio output: pulse, or null (silent, real-time clock) (default: config.toml's).")
+  var output: String?
 
   @Option(help: "The control socket for `refrain ctl` (default: $XDG_RUNTIME_DIR/refrain/socket).")
   var socket: String?
 
   func validate() throws {
-    guard ["pulse", "null"].contains(output) else {
+    if let output, !["pulse", "null"].contains(output) {
       throw ValidationError("--output takes pulse or null")
     }
   }
 
   func run() throws {
+    let environment = ProcessInfo.processInfo.environment
+    RefrainLogging.bootstrap(environment: environment)
+    let logger = Logger(label: "refrain.start")
+    let loaded = RefrainConfiguration.load(environment: environment)
+    for problem in loaded.problems { logger.warning("\(problem.description)") }
+    let config = loaded.configuration
+    // libpulse reads PULSE_SERVER; the variable, when set, wins over the file.
+    if let server = config.pulseServer, environment["PULSE_SERVER"] == nil {
+      setenv("PULSE_SERVER", server, 0)
+    }
     let control: ControlServer
     do {
       control = try ControlServer(path: socket ?? UnixSocket.defaultPath())
@@ -39,19 +51,24 @@ struct StartCommand: ParsableCommand {
     }
     let catalog: any CatalogProvider
     do {
-      catalog = try makeProvider(name: provider)
+      catalog = try makeProvider(
+        name: provider ?? config.provider.rawValue, environment: environment,
+        deezerURL: config.deezerURL)
     } catch {
       FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
       throw ExitCode(1)
     }
-    var notice: String?
+    var notice: String? = loaded.notice
     let audio: any AudioOutput
-    if output == "pulse" {
+    if (output ?? config.output.rawValue) == "pulse" {
       do {
         try PulseOutput.probe()
-        audio = PulseOutput()
+        audio = PulseOutput(
+          bufferTarget: environment["REFRAIN_BUFFER_MS"] == nil ? config.bufferTarget : PulseOutput.bufferTarget(),
+          sink: config.pulseSink)
       } catch {
         notice = "no audio server: set PULSE_SERVER — playing silently"
+        logger.warning("no audio server", metadata: ["error": "\(error)"])
         audio = NullOutput()
       }
     } else {
@@ -68,8 +85,9 @@ struct StartCommand: ParsableCommand {
     let presenter = PlaybackPresenter(player: engine)
     let app = App(
       AppDependencies(
-        presenter: presenter, provider: catalog, library: library,
-        lyricsLoader: LyricsLoading.makeLoader(), startupNotice: notice))
+        presenter: presenter, provider: catalog, library: library, keyMap: config.keyMap(),
+        lyricsLoader: LyricsLoading.makeLoader(environment: environment, configuration: config),
+        startupNotice: notice))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
     if !FileManager.default.fileExists(atPath: log) {
@@ -92,7 +110,7 @@ struct StartCommand: ParsableCommand {
         lastSave = now
       }
     }
-    loop.run()
+    loop.run(colors: config.usesColors)
     app.saveSession()
     presenter.stop()
     engine.shutdown()

@@ -64,7 +64,7 @@ public struct ConfigKey: Sendable, Hashable {
       table: "audio", name: "pulse_sink", defaultValue: "\"\"",
       summary: "The PulseAudio sink to play on; empty uses the server's default sink."),
     ConfigKey(
-      table: "audio", name: "buffer_ms", defaultValue: "50",
+      table: "audio", name: "buffer_ms", defaultValue: "100",
       summary: "Audio buffered ahead, 20 to 2000 ms; small values make seeks heard sooner."),
     ConfigKey(
       table: "lyrics", name: "sources",
