@@ -55,14 +55,21 @@ struct ScanCommand: ParsableCommand {
       Self.fail("\(error)")
     }
     if live { Self.clearLine() }
+    guard !summary.folders.isEmpty else {
+      for folder in summary.missingFolders {
+        Self.warn("\(folder) is not a folder Refrain can read")
+      }
+      throw ExitCode(1)
+    }
     report(summary)
-    if summary.folders.isEmpty { throw ExitCode(1) }
   }
 
   /// Prints the summary (stdout) and what went wrong (stderr).
   private func report(_ summary: ScanSummary) {
     for folder in summary.missingFolders {
-      Self.warn("\(folder) is not a folder Refrain can read; its tracks were kept")
+      Self.warn(
+        "\(folder) is not a folder Refrain can read: skipped, and its tracks indexed before are kept"
+      )
     }
     for problem in summary.problems.prefix(20) { Self.warn(TerminalSanitizer.clean(problem)) }
     for failure in summary.failures { Self.warn("skipped \(TerminalSanitizer.clean(failure))") }

@@ -55,7 +55,8 @@ struct SearchCommand: ParsableCommand {
       (try? LocalCatalogProvider(store: library).trackCount()) == 0
     {
       FileHandle.standardError.write(
-        Data("refrain search: your library is empty; index your music with `refrain scan DIR`\n".utf8))
+        Data(
+          "refrain search: your library is empty; index your music with `refrain scan DIR`\n".utf8))
     }
     if json {
       print("[" + page.items.map { Self.jsonObject($0).text }.joined(separator: ",") + "]")
@@ -75,7 +76,9 @@ struct SearchCommand: ParsableCommand {
       fields.append(("title", .string(track.title)))
       if let artist = track.artist { fields.append(("artist", .string(artist))) }
       if let album = track.album { fields.append(("album", .string(album))) }
-      if let duration = track.duration { fields.append(("duration", .number(duration, decimals: 3))) }
+      if let duration = track.duration {
+        fields.append(("duration", .number(duration, decimals: 3)))
+      }
       fields.append(("playable", .bool(track.isPlayable)))
     case .album(let album):
       fields.append(("id", .string(album.id)))

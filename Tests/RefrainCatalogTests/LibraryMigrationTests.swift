@@ -10,7 +10,8 @@ final class LibraryMigrationTests: XCTestCase {
   // MARK: - Fresh files
 
   func testEmptyFileMigratesToTheLatestVersion() throws {
-    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("new/library.sqlite")
+    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent(
+      "new/library.sqlite")
     let store = try LibraryStore(fileURL: url)
     XCTAssertEqual(try store.appliedMigrations(), LibrarySchema.versions)
     XCTAssertTrue(try store.checkIntegrity())
@@ -54,7 +55,8 @@ final class LibraryMigrationTests: XCTestCase {
 
   func testEveryEarlierVersionMigratesWithItsDataIntact() throws {
     for (index, version) in LibrarySchema.versions.enumerated().dropLast() {
-      let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("library.sqlite")
+      let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent(
+        "library.sqlite")
       do {
         let old = try LibraryStore(fileURL: url, durability: .normal, migratingUpTo: version)
         XCTAssertEqual(try old.appliedMigrations(), Array(LibrarySchema.versions[...index]))
@@ -83,6 +85,24 @@ final class LibraryMigrationTests: XCTestCase {
       try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
       try store.setLyricOffset(-250, for: "demo:1")
     }
+    if level >= 5 {
+      // The v5 index, as a v5 Refrain wrote it: one `grams` column for all CJK pieces.
+      try store.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO local_artists (id, key, name) VALUES (7, '아이유', '아이유');
+            INSERT INTO local_artist_words (rowid, name, grams) VALUES (7, '아이유', '아 이 유 아이 이유');
+            INSERT INTO local_artist_grams (rowid, name) VALUES (7, '아이유');
+            INSERT INTO local_tracks (id, path, size, mtime, title, title_key, artist, artist_id,
+              has_lrc, added_at, updated_at)
+            VALUES (9, '/music/love.mp3', 1, 1, '사랑해요', '사랑해요', '아이유', 7, 0, 0, 0);
+            INSERT INTO local_track_words (rowid, title, artist, album, grams)
+            VALUES (9, '사랑해요', '아이유', NULL, '사 랑 해 요 사랑 랑해 해요 아 이 유 아이 이유');
+            INSERT INTO local_track_grams (rowid, title, artist, album)
+            VALUES (9, '사랑해요', '아이유', NULL);
+            """)
+      }
+    }
     if level >= 4 {
       try store.saveSession(
         SavedSession(
@@ -97,9 +117,11 @@ final class LibraryMigrationTests: XCTestCase {
     let playlists = try store.playlists()
     XCTAssertEqual(playlists.map(\.name), ["Road trip"], message)
     let entries = try store.entries(inPlaylist: try XCTUnwrap(playlists.first).id)
-    XCTAssertEqual(entries.map(\.track), [
-      LibraryTestSupport.track("1"), LibraryTestSupport.track("2", provider: "deezer"),
-    ], message)
+    XCTAssertEqual(
+      entries.map(\.track),
+      [
+        LibraryTestSupport.track("1"), LibraryTestSupport.track("2", provider: "deezer"),
+      ], message)
     XCTAssertEqual(try store.likedTracks().map(\.id), ["3"], message)
     XCTAssertEqual(try store.savedAlbums().map(\.title), ["Saved"], message)
     if level >= 2 {
@@ -113,8 +135,13 @@ final class LibraryMigrationTests: XCTestCase {
     if level >= 4 {
       XCTAssertEqual(try store.lastSession()?.openPane, "lyrics", message)
     }
-    // The newest tables work on a migrated file.
     let provider = LocalCatalogProvider(store: store)
+    if level >= 5 {
+      XCTAssertEqual(try provider.searchNow("랑", kind: .track).items.map(\.title), ["사랑해요"])
+      XCTAssertEqual(try provider.searchNow("사랑", kind: .track).items.map(\.title), ["사랑해요"])
+      XCTAssertEqual(try provider.searchNow("이유", kind: .artist).items.map(\.title), ["아이유"])
+    }
+    // The newest tables work on a migrated file.
     try LocalLibraryScanner(store: store, tagReader: ID3TagReader())
       .importTracks([(path: "/music/a.mp3", info: LocalTrackInfo(title: "Moonlight"))])
     XCTAssertEqual(try provider.searchNow("moon", kind: .track).items.map(\.title), ["Moonlight"])

@@ -64,7 +64,8 @@ final class LibraryPlaylistTests: XCTestCase {
     XCTAssertThrowsError(try store.entries(inPlaylist: id))
     XCTAssertEqual(try ids(kept), ["1"])
     let orphans = try store.read { db in
-      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM playlist_entries WHERE playlist_id = ?", arguments: [id])
+      try Int.fetchOne(
+        db, sql: "SELECT COUNT(*) FROM playlist_entries WHERE playlist_id = ?", arguments: [id])
     }
     XCTAssertEqual(orphans, 0)
   }
@@ -98,14 +99,17 @@ final class LibraryPlaylistTests: XCTestCase {
 
   func testAddingAtAPositionShiftsTheRest() throws {
     let id = try make("P", tracks: ["a", "b", "c"])
-    try store.addTracks([LibraryTestSupport.track("x"), LibraryTestSupport.track("y")], toPlaylist: id, at: 1)
+    try store.addTracks(
+      [LibraryTestSupport.track("x"), LibraryTestSupport.track("y")], toPlaylist: id, at: 1)
     XCTAssertEqual(try ids(id), ["a", "x", "y", "b", "c"])
     XCTAssertEqual(try store.entries(inPlaylist: id).map(\.position), [0, 1, 2, 3, 4])
   }
 
   func testAddingOutsideThePlaylistFailsAndChangesNothing() throws {
     let id = try make("P", tracks: ["a"])
-    XCTAssertThrowsError(try store.addTracks([LibraryTestSupport.track("x")], toPlaylist: id, at: 5)) {
+    XCTAssertThrowsError(
+      try store.addTracks([LibraryTestSupport.track("x")], toPlaylist: id, at: 5)
+    ) {
       XCTAssertEqual($0 as? LibraryStoreError, .positionOutOfRange(5, count: 1))
     }
     XCTAssertEqual(try ids(id), ["a"])
@@ -127,7 +131,8 @@ final class LibraryPlaylistTests: XCTestCase {
 
   func testEntriesPageWithOffsetAndLimit() throws {
     let id = try make("P", tracks: (0..<10).map(String.init))
-    XCTAssertEqual(try store.entries(inPlaylist: id, offset: 3, limit: 4).map(\.track.id), ["3", "4", "5", "6"])
+    XCTAssertEqual(
+      try store.entries(inPlaylist: id, offset: 3, limit: 4).map(\.track.id), ["3", "4", "5", "6"])
     XCTAssertEqual(try store.entries(inPlaylist: id, offset: 8).map(\.track.id), ["8", "9"])
   }
 

@@ -19,7 +19,8 @@ final class LibrarySessionTests: XCTestCase {
     let fetched = Date(timeIntervalSince1970: 1_700_000_000)
     try store.cacheLyrics("[00:01.00]첫 줄\n", for: "k", source: "lrclib", fetchedAt: fetched)
     let cached = try XCTUnwrap(try store.cachedLyrics(for: "k"))
-    XCTAssertEqual(cached, CachedLyrics(key: "k", text: "[00:01.00]첫 줄\n", source: "lrclib", fetchedAt: fetched))
+    XCTAssertEqual(
+      cached, CachedLyrics(key: "k", text: "[00:01.00]첫 줄\n", source: "lrclib", fetchedAt: fetched))
   }
 
   func testCachingAgainReplacesTheText() throws {
@@ -54,7 +55,9 @@ final class LibrarySessionTests: XCTestCase {
   func testAZeroOffsetIsForgotten() throws {
     try store.setLyricOffset(100, for: "t")
     try store.nudgeLyricOffset(for: "t", by: -100)
-    let rows = try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM lyric_offsets") }
+    let rows = try store.read { db in
+      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM lyric_offsets")
+    }
     XCTAssertEqual(rows, 0)
   }
 

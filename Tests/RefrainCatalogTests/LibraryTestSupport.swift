@@ -79,8 +79,14 @@ enum LibraryTestSupport {
     let size = payload.count
     let sizeBytes: [UInt8] =
       version == 4
-      ? [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
-      : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+      ? [
+        UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F),
+        UInt8(size & 0x7F),
+      ]
+      : [
+        UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF),
+        UInt8(size & 0xFF),
+      ]
     return Array(id.utf8) + sizeBytes + flags + payload
   }
 
@@ -88,7 +94,10 @@ enum LibraryTestSupport {
   static func tag(version: UInt8, flags: UInt8 = 0, frames: [UInt8]) -> [UInt8] {
     let size = frames.count
     return [0x49, 0x44, 0x33, version, 0, flags]
-      + [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+      + [
+        UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F),
+        UInt8(size & 0x7F),
+      ]
       + frames
   }
 

@@ -93,7 +93,8 @@ final class LocalLibraryScanTests: XCTestCase {
   func testHostileTitlesAreStoredAsTheTagsHoldThem() throws {
     try scanner.scan(folders: [music.path])
     let titles = try store.read { db in
-      try String.fetchAll(db, sql: "SELECT title FROM local_tracks WHERE title LIKE '%' || char(27) || '%'")
+      try String.fetchAll(
+        db, sql: "SELECT title FROM local_tracks WHERE title LIKE '%' || char(27) || '%'")
     }
     XCTAssertFalse(titles.isEmpty, "the fixture has titles with escape sequences")
   }
@@ -107,7 +108,9 @@ final class LocalLibraryScanTests: XCTestCase {
     let orphans = try store.read { db in
       try Int.fetchOne(
         db,
-        sql: "SELECT COUNT(*) FROM local_albums a WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.album_id = a.id)")
+        sql:
+          "SELECT COUNT(*) FROM local_albums a WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.album_id = a.id)"
+      )
     }
     XCTAssertEqual(orphans, 0)
   }
@@ -117,7 +120,9 @@ final class LocalLibraryScanTests: XCTestCase {
   func testARescanWithNothingChangedReadsNothing() throws {
     try scanner.scan(folders: [music.path])
     let counting = CountingReader()
-    let again = try LocalLibraryScanner(store: store, tagReader: counting).scan(folders: [music.path])
+    let again = try LocalLibraryScanner(store: store, tagReader: counting).scan(folders: [
+      music.path
+    ])
     XCTAssertEqual(again.unchanged, manifest.count)
     XCTAssertEqual([again.added, again.updated, again.removed, again.failed], [0, 0, 0, 0])
     XCTAssertEqual(counting.count, 0)
@@ -140,7 +145,8 @@ final class LocalLibraryScanTests: XCTestCase {
     try manager.removeItem(at: music.appendingPathComponent(paths[2]))
     // Added: a copy in a new folder.
     let added = music.appendingPathComponent("New Folder/Deep/새 노래.mp3")
-    try manager.createDirectory(at: added.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try manager.createDirectory(
+      at: added.deletingLastPathComponent(), withIntermediateDirectories: true)
     try manager.copyItem(at: music.appendingPathComponent(paths[3]), to: added)
     // Lyrics appear next to an unchanged file.
     let withLyrics = music.appendingPathComponent(paths[4])
@@ -161,7 +167,8 @@ final class LocalLibraryScanTests: XCTestCase {
 
   func testATouchedFileIsReadAgainAndKeepsItsRow() throws {
     try scanner.scan(folders: [music.path])
-    let relative = try XCTUnwrap(manifest.first { $0["style"] as? String == "v23" }?["path"] as? String)
+    let relative = try XCTUnwrap(
+      manifest.first { $0["style"] as? String == "v23" }?["path"] as? String)
     let before: Int64? = try row(relative)?["id"]
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: 60)],
@@ -177,7 +184,9 @@ final class LocalLibraryScanTests: XCTestCase {
     let loose = manifest.compactMap { $0["path"] as? String }.filter { $0.hasPrefix("Loose/") }
     XCTAssertFalse(loose.isEmpty)
     let victim = try XCTUnwrap(
-      manifest.first { ($0["path"] as? String)?.hasPrefix("Loose/") == false && $0["tags"] is [String: Any] })
+      manifest.first {
+        ($0["path"] as? String)?.hasPrefix("Loose/") == false && $0["tags"] is [String: Any]
+      })
     let folder = music.appendingPathComponent(try XCTUnwrap(victim["path"] as? String))
       .deletingLastPathComponent()
     try FileManager.default.removeItem(at: folder)
@@ -210,7 +219,8 @@ final class LocalLibraryScanTests: XCTestCase {
     let loose = music.appendingPathComponent("Loose")
     let inside = try FileManager.default.contentsOfDirectory(atPath: loose.path)
       .filter { $0.lowercased().hasSuffix(".mp3") }
-    try FileManager.default.removeItem(at: loose.appendingPathComponent(try XCTUnwrap(inside.first)))
+    try FileManager.default.removeItem(
+      at: loose.appendingPathComponent(try XCTUnwrap(inside.first)))
     let summary = try scanner.scan(folders: [loose.path])
     XCTAssertEqual(summary.removed, 1)
     XCTAssertEqual(summary.unchanged, inside.count - 1)

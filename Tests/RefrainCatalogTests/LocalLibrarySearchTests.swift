@@ -11,7 +11,10 @@ final class LocalLibrarySearchTests: XCTestCase {
   private var provider: LocalCatalogProvider!
 
   private static let library: [(String, LocalTrackInfo)] = [
-    ("/m/1.mp3", LocalTrackInfo(title: "Love", artist: "Band A", album: "Hearts", trackNumber: 2, year: 2001)),
+    (
+      "/m/1.mp3",
+      LocalTrackInfo(title: "Love", artist: "Band A", album: "Hearts", trackNumber: 2, year: 2001)
+    ),
     ("/m/2.mp3", LocalTrackInfo(title: "Lovely Day", artist: "Band B", album: "Days")),
     ("/m/3.mp3", LocalTrackInfo(title: "My Love Song", artist: "Band C", album: "Songs")),
     ("/m/4.mp3", LocalTrackInfo(title: "Glove Box", artist: "Band D", album: "Boxes")),
@@ -21,8 +24,15 @@ final class LocalLibrarySearchTests: XCTestCase {
     ("/m/8.mp3", LocalTrackInfo(title: "夜空の星", artist: "宇多田ヒカル", album: "初恋")),
     ("/m/9.mp3", LocalTrackInfo(title: "ありがとう", artist: "宇多田ヒカル", album: "初恋")),
     ("/m/10.mp3", LocalTrackInfo(title: "Café del Mar", artist: "Energy 52")),
-    ("/m/11.mp3", LocalTrackInfo(title: "Love", artist: "Band E", album: "Hearts", trackNumber: 1, year: 2003)),
-    ("/m/12.mp3", LocalTrackInfo(title: "Rock \"n\" Roll (Live)", artist: "Band A", album: "Hearts", trackNumber: 3)),
+    (
+      "/m/11.mp3",
+      LocalTrackInfo(title: "Love", artist: "Band E", album: "Hearts", trackNumber: 1, year: 2003)
+    ),
+    (
+      "/m/12.mp3",
+      LocalTrackInfo(
+        title: "Rock \"n\" Roll (Live)", artist: "Band A", album: "Hearts", trackNumber: 3)
+    ),
     ("/m/13.mp3", LocalTrackInfo(title: "NEAR the sea", artist: "Band F")),
     ("/m/14.mp3", LocalTrackInfo(title: "Night", artist: "Lovers", album: "Dark")),
     ("/m/15.mp3", LocalTrackInfo(title: "100% Pure", artist: "Band G")),
@@ -36,7 +46,9 @@ final class LocalLibrarySearchTests: XCTestCase {
       .importTracks(Self.library.map { (path: $0.0, info: $0.1) })
   }
 
-  private func titles(_ query: String, kind: SearchKind = .track, limit: Int = 50) throws -> [String] {
+  private func titles(_ query: String, kind: SearchKind = .track, limit: Int = 50) throws
+    -> [String]
+  {
     try provider.searchNow(query, kind: kind, limit: limit).items.map(\.title)
   }
 
@@ -82,6 +94,13 @@ final class LocalLibrarySearchTests: XCTestCase {
   func testShortKoreanSubstringUsesCharacterPieces() throws {
     XCTAssertEqual(Set(try titles("랑해")), ["사랑해요", "너를 사랑해"])
     XCTAssertTrue(try titles("사랑").contains("첫사랑"), "inside a word")
+  }
+
+  func testShortPiecesInTitlesComeBeforePiecesInAlbums() throws {
+    // 꽃갈피 is an album of 사랑해요 and 첫사랑; 갈 appears in no title.
+    XCTAssertEqual(Set(try titles("갈")), ["사랑해요", "첫사랑"])
+    let found = try titles("랑")
+    XCTAssertEqual(Set(found.prefix(3)), ["사랑해요", "너를 사랑해", "첫사랑"])
   }
 
   func testSingleJapaneseCharacter() throws {
@@ -131,16 +150,21 @@ final class LocalLibrarySearchTests: XCTestCase {
         for table in tables {
           let words = [
             query.prefixPattern, query.prefixPattern(inColumns: table.columns),
-            query.prefixPattern(inColumns: [table.columns[0]]), query.gramsPattern,
+            query.prefixPattern(inColumns: [table.columns[0]]),
+            query.gramsPattern(titleColumn: table.columns[0]), query.gramsPattern(titleColumn: nil),
           ]
           for pattern in words.compactMap({ $0 }) {
             XCTAssertNoThrow(
-              try db.makeFTS5Pattern(rawPattern: pattern, forTable: table.words), "\(input): \(pattern)")
+              try db.makeFTS5Pattern(rawPattern: pattern, forTable: table.words),
+              "\(input): \(pattern)")
           }
-          let grams = [query.substringPattern, query.substringPattern(inColumns: [table.columns[0]])]
+          let grams = [
+            query.substringPattern, query.substringPattern(inColumns: [table.columns[0]]),
+          ]
           for pattern in grams.compactMap({ $0 }) {
             XCTAssertNoThrow(
-              try db.makeFTS5Pattern(rawPattern: pattern, forTable: table.trigrams), "\(input): \(pattern)")
+              try db.makeFTS5Pattern(rawPattern: pattern, forTable: table.trigrams),
+              "\(input): \(pattern)")
           }
         }
       }
@@ -227,10 +251,13 @@ final class LocalLibrarySearchTests: XCTestCase {
   func testAlbumsGroupByAlbumArtistAndKeepTheNewestYear() async throws {
     let hearts = try provider.searchNow("hearts", kind: .album).items
     XCTAssertEqual(hearts.count, 2, "Band A's and Band E's albums are different albums")
-    guard case .album(let bandA) = try XCTUnwrap(hearts.first(where: {
-      if case .album(let album) = $0 { return album.artist == "Band A" }
-      return false
-    })) else { return XCTFail("not an album") }
+    guard
+      case .album(let bandA) = try XCTUnwrap(
+        hearts.first(where: {
+          if case .album(let album) = $0 { return album.artist == "Band A" }
+          return false
+        }))
+    else { return XCTFail("not an album") }
     XCTAssertEqual(bandA.year, 2001)
     let detail = try await provider.album(id: bandA.id)
     XCTAssertEqual(detail.tracks.map(\.title), ["Love", "Rock \"n\" Roll (Live)"])
@@ -249,7 +276,8 @@ final class LocalLibrarySearchTests: XCTestCase {
 
   func testPlaylistDetailComesFromTheLibrary() async throws {
     let playlist = try store.createPlaylist(named: "Mine")
-    try store.addTracks([LibraryTestSupport.track("x", provider: "deezer")], toPlaylist: playlist.id)
+    try store.addTracks(
+      [LibraryTestSupport.track("x", provider: "deezer")], toPlaylist: playlist.id)
     let detail = try await provider.playlist(id: String(playlist.id), offset: 0, limit: 10)
     XCTAssertEqual(detail.playlist.title, "Mine")
     XCTAssertEqual(detail.tracks.items.map(\.provider), ["deezer"])

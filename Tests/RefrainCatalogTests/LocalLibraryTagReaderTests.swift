@@ -52,8 +52,10 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   }
 
   func testFilesWithoutAudioFail() throws {
-    XCTAssertThrowsError(try reader.readTags(atPath: try LibraryTestSupport.audioFixture("notmp3.mp3")))
-    XCTAssertThrowsError(try reader.readTags(atPath: try LibraryTestSupport.audioFixture("empty.mp3")))
+    XCTAssertThrowsError(
+      try reader.readTags(atPath: try LibraryTestSupport.audioFixture("notmp3.mp3")))
+    XCTAssertThrowsError(
+      try reader.readTags(atPath: try LibraryTestSupport.audioFixture("empty.mp3")))
     XCTAssertThrowsError(try reader.readTags(atPath: "/nonexistent/file.mp3"))
   }
 
@@ -65,7 +67,8 @@ final class LocalLibraryTagReaderTests: XCTestCase {
       return Array(id.utf8) + [0, 0, UInt8(payload.count)] + payload
     }
     let frames = frame22("TT2", "Old Tag") + frame22("TP1", "Artist") + frame22("TRK", "7")
-    let path = try write(LibraryTestSupport.tag(version: 2, frames: frames) + LibraryTestSupport.cbrFrames(10))
+    let path = try write(
+      LibraryTestSupport.tag(version: 2, frames: frames) + LibraryTestSupport.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.title, "Old Tag")
     XCTAssertEqual(info.artist, "Artist")
@@ -77,7 +80,9 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     // frame was built, so the frame size still counts 4 bytes.
     let frame = LibraryTestSupport.frame("TIT2", [0, 0x41, 0xFF, 0x42], version: 3)
     let frames = Array(frame.prefix(13)) + [0x00, 0x42]
-    let path = try write(LibraryTestSupport.tag(version: 3, flags: 0x80, frames: frames) + LibraryTestSupport.cbrFrames(10))
+    let path = try write(
+      LibraryTestSupport.tag(version: 3, flags: 0x80, frames: frames)
+        + LibraryTestSupport.cbrFrames(10))
     XCTAssertEqual(try reader.readTags(atPath: path).title, "AÿB")
   }
 
@@ -85,18 +90,22 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     let text = "夜空"
     let utf16 = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     let payload: [UInt8] = [0, 0, 0, UInt8(utf16.count + 1)] + [2] + utf16
-    let frames = LibraryTestSupport.frame("TIT2", payload, version: 4, flags: [0, 0x01])
+    let frames =
+      LibraryTestSupport.frame("TIT2", payload, version: 4, flags: [0, 0x01])
       + LibraryTestSupport.frame("TDRC", [3] + Array("2019-05-01".utf8), version: 4)
-    let path = try write(LibraryTestSupport.tag(version: 4, frames: frames) + LibraryTestSupport.cbrFrames(10))
+    let path = try write(
+      LibraryTestSupport.tag(version: 4, frames: frames) + LibraryTestSupport.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.title, "夜空")
     XCTAssertEqual(info.year, 2019)
   }
 
   func testAlbumArtistAndMultipleValuesTakeTheFirstString() throws {
-    let frames = LibraryTestSupport.frame("TPE1", [3] + Array("One\u{0}Two".utf8), version: 4)
+    let frames =
+      LibraryTestSupport.frame("TPE1", [3] + Array("One\u{0}Two".utf8), version: 4)
       + LibraryTestSupport.frame("TPE2", [3] + Array("Various Artists".utf8), version: 4)
-    let path = try write(LibraryTestSupport.tag(version: 4, frames: frames) + LibraryTestSupport.cbrFrames(10))
+    let path = try write(
+      LibraryTestSupport.tag(version: 4, frames: frames) + LibraryTestSupport.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.artist, "One")
     XCTAssertEqual(info.albumArtist, "Various Artists")
@@ -106,7 +115,8 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     func field(_ text: String, _ size: Int) -> [UInt8] {
       Array(text.utf8) + [UInt8](repeating: 0, count: size - text.utf8.count)
     }
-    let v1 = Array("TAG".utf8) + field("Old Song", 30) + field("Old Band", 30) + field("Old LP", 30)
+    let v1 =
+      Array("TAG".utf8) + field("Old Song", 30) + field("Old Band", 30) + field("Old LP", 30)
       + field("1999", 4) + field("", 28) + [0, 4, 255]
     let path = try write(LibraryTestSupport.cbrFrames(20) + v1)
     let info = try reader.readTags(atPath: path)
@@ -146,8 +156,14 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   func testRandomBytesNeverCrashTheParser() throws {
     var random = SystemRandomNumberGenerator()
     for _ in 0..<200 {
-      let body = (0..<Int.random(in: 0..<600, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
-      _ = ID3v2Tag(bytes: [0x49, 0x44, 0x33, UInt8.random(in: 2...4, using: &random), 0, UInt8.random(in: 0...255, using: &random), 0, 0, 4, 0] + body)
+      let body = (0..<Int.random(in: 0..<600, using: &random)).map { _ in
+        UInt8.random(in: 0...255, using: &random)
+      }
+      _ = ID3v2Tag(
+        bytes: [
+          0x49, 0x44, 0x33, UInt8.random(in: 2...4, using: &random), 0,
+          UInt8.random(in: 0...255, using: &random), 0, 0, 4, 0,
+        ] + body)
       _ = MPEGDurationEstimator.estimate(body, baseOffset: 0, audioEnd: body.count)
     }
   }

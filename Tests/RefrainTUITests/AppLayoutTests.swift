@@ -123,7 +123,8 @@ final class AppLayoutTests: XCTestCase {
     harness.press("?")
     let screen = harness.screen()
     for binding in KeyMap.standard.bindings(in: .lists) {
-      XCTAssertTrue(screen.contains(binding.help), "\(binding.key): \(binding.help) is missing\n\(screen)")
+      XCTAssertTrue(
+        screen.contains(binding.help), "\(binding.key): \(binding.help) is missing\n\(screen)")
     }
     XCTAssertFalse(screen.contains("more: refrain keys"))
     let rows = screen.components(separatedBy: "\n")
@@ -132,7 +133,8 @@ final class AppLayoutTests: XCTestCase {
       "two columns\n\(screen)")
     XCTAssertTrue(screen.contains("j, down   down"), "keys for one command share a line")
     XCTAssertTrue(screen.contains("G, end    last item"))
-    XCTAssertTrue(screen.contains("p         previous track (restarts after 3 s)"), "nothing is cut")
+    XCTAssertTrue(
+      screen.contains("p         previous track (restarts after 3 s)"), "nothing is cut")
   }
 
   func testHelpInTheLyricsViewStartsWithItsOwnKeys() {

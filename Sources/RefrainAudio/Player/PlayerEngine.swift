@@ -35,6 +35,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private let output: any AudioOutput
   private var current: Loaded?
   private var prepared: (track: Track, result: Result<Loaded, AudioError>)?
+  /// Whether a track ended with no successor prepared yet; a late `prepare` starts it.
+  private var awaitingSuccessor = false
   private var buffer = [UInt8](repeating: 0, count: 4608)
   private var thread: Thread?
   private let pipeRead: Int32
@@ -184,6 +186,16 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       startTrack(track, at: start)
     case .prepare(let track):
       prepared = track.map { ($0, load($0)) }
+      // The track ended before this successor arrived (a very short track or a fast
+      // output): start it now, as the hand-over would have.
+      if awaitingSuccessor, let next = prepared {
+        awaitingSuccessor = false
+        prepared = nil
+        switch next.result {
+        case .success(let loaded): begin(loaded, at: 0)
+        case .failure(let error): post(.failed(next.track, message: error.description))
+        }
+      }
     case .pause:
       guard state == .playing, let current else { return }
       let heard = withClock { $0.position(at: MonotonicClock.now) }
@@ -194,6 +206,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     case .resume:
       if state == .paused, current != nil { setState(.playing) }
     case .stop:
+      awaitingSuccessor = false
       output.drop()
       current = nil
       withClock { $0.reset(to: 0) }
@@ -230,6 +243,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   }
 
   private func startTrack(_ track: Track, at start: Double) {
+    awaitingSuccessor = false
     output.drop()
     current = nil
     setState(.loading)
@@ -371,6 +385,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         post(.trackEnded(ended.track), .failed(track, message: error.description))
       }
     case nil:
+      awaitingSuccessor = true
       post(.trackEnded(ended.track))
     }
   }

@@ -102,7 +102,8 @@ enum FolderWalker {
             lyricsPath: lyricNames[file.base].map { folder == "/" ? "/" + $0 : folder + "/" + $0 }))
       }
     }
-    result.files.sort { $0.path < $1.path }
+    // Byte order, as SQLite compares paths (and much faster than String's Unicode order).
+    result.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return result
   }
 

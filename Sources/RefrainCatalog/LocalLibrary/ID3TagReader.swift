@@ -103,8 +103,8 @@ struct ID3v1Tag: Equatable {
 
   /// A fixed-width Latin-1 field, cut at the first NUL and trimmed.
   private static func field(_ bytes: ArraySlice<UInt8>) -> String? {
-    let text = (String(bytes: bytes.prefix { $0 != 0 }, encoding: .isoLatin1) ?? "")
-      .trimmingCharacters(in: .whitespaces)
-    return text.isEmpty ? nil : text
+    var scalars = String.UnicodeScalarView()
+    for byte in bytes.prefix(while: { $0 != 0 }) { scalars.append(Unicode.Scalar(byte)) }
+    return LocalText.clean(String(scalars))
   }
 }

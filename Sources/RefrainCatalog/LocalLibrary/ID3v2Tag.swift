@@ -60,8 +60,10 @@ struct ID3v2Tag: Equatable {
       offset = start + size
       if version >= 3 {
         let frameFlags = body[start - 1]
-        guard let usable = Self.frameContent(content, flags: frameFlags, version: version,
-          tagUnsync: flags & 0x80 != 0)
+        guard
+          let usable = Self.frameContent(
+            content, flags: frameFlags, version: version,
+            tagUnsync: flags & 0x80 != 0)
         else { continue }
         content = usable
       }
@@ -94,7 +96,9 @@ struct ID3v2Tag: Equatable {
   // MARK: - Frame contents
 
   /// The frame's content after its flags are honoured; `nil` for compressed or encrypted frames.
-  private static func frameContent(_ content: [UInt8], flags: UInt8, version: UInt8, tagUnsync: Bool)
+  private static func frameContent(
+    _ content: [UInt8], flags: UInt8, version: UInt8, tagUnsync: Bool
+  )
     -> [UInt8]?
   {
     var content = content
@@ -114,19 +118,21 @@ struct ID3v2Tag: Equatable {
   static func text(_ content: [UInt8]) -> String? {
     guard let encoding = content.first else { return nil }
     let data = content.dropFirst()
-    let decoded: String?
+    let decoded: String
     switch encoding {
     case 0:
-      decoded = String(bytes: data.prefix { $0 != 0 }, encoding: .isoLatin1)
+      // Latin-1 bytes are the first 256 Unicode scalars.
+      var scalars = String.UnicodeScalarView()
+      for byte in data.prefix(while: { $0 != 0 }) { scalars.append(Unicode.Scalar(byte)) }
+      decoded = String(scalars)
     case 1, 2:
       decoded = utf16(Array(data), bigEndianByDefault: encoding == 2)
     case 3:
       decoded = String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
     default:
-      decoded = nil
+      return nil
     }
-    let trimmed = decoded?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-    return trimmed.isEmpty ? nil : trimmed
+    return LocalText.clean(decoded)
   }
 
   /// Decodes UTF-16 up to the first NUL code unit, honouring a byte-order mark.

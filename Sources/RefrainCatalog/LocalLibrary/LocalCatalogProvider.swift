@@ -45,8 +45,10 @@ public struct LocalCatalogProvider: CatalogProvider {
         arguments: [size]
       ).map(LocalLibraryRows.track)
       return [
-        HomeSection(id: "local-artists", title: "Artists", kind: .artists, items: artists.map { .artist($0) }),
-        HomeSection(id: "local-albums", title: "Albums", kind: .other, items: albums.map { .album($0) }),
+        HomeSection(
+          id: "local-artists", title: "Artists", kind: .artists, items: artists.map { .artist($0) }),
+        HomeSection(
+          id: "local-albums", title: "Albums", kind: .other, items: albums.map { .album($0) }),
         HomeSection(
           id: "local-recent", title: "Recently added", kind: .newReleases,
           items: recent.map { .track($0) }),
@@ -149,7 +151,8 @@ public struct LocalCatalogProvider: CatalogProvider {
       let entries = try store.entries(inPlaylist: rowID, offset: offset, limit: max(0, limit))
       return PlaylistDetail(
         playlist: playlist.summary,
-        tracks: Page(items: entries.map(\.track), offset: max(0, offset), total: playlist.trackCount))
+        tracks: Page(
+          items: entries.map(\.track), offset: max(0, offset), total: playlist.trackCount))
     } catch LibraryStoreError.playlistNotFound {
       throw CatalogError.notFound("playlist \(id)")
     } catch let error as LibraryStoreError {
@@ -174,7 +177,8 @@ public struct LocalCatalogProvider: CatalogProvider {
       let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM local_artists") ?? 0
       let items = try Row.fetchAll(
         db,
-        sql: "SELECT \(LocalLibraryRows.artistColumns) FROM local_artists r ORDER BY r.key LIMIT ? OFFSET ?",
+        sql:
+          "SELECT \(LocalLibraryRows.artistColumns) FROM local_artists r ORDER BY r.key LIMIT ? OFFSET ?",
         arguments: [limit, max(0, offset)]
       ).map(LocalLibraryRows.artist)
       return Page(items: items, offset: max(0, offset), total: total)

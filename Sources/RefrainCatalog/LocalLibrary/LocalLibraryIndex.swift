@@ -9,8 +9,12 @@ import GRDB
 /// files from one album costs one lookup. Statements are prepared once per connection
 /// (GRDB's statement cache).
 struct LocalLibraryIndex {
+  /// Artist IDs by grouping key, and by the exact name seen (which skips the key's work).
   private var artistIDs: [String: Int64] = [:]
+  private var artistNames: [String: Int64] = [:]
+  /// Album IDs by grouping key, and by the exact artist and title seen.
   private var albumIDs: [String: Int64] = [:]
+  private var albumNames: [String: Int64] = [:]
   private var albumYears: [Int64: Int] = [:]
 
   /// Inserts or updates the track for `file`; returns `true` when it was new.
@@ -23,7 +27,8 @@ struct LocalLibraryIndex {
     let trackArtistID = try artist.map { try artistID(named: $0, in: db) }
     var albumID: Int64?
     if let album {
-      albumID = try self.albumID(title: album, artist: albumArtist ?? artist, year: info.year, in: db)
+      albumID = try self.albumID(
+        title: album, artist: albumArtist ?? artist, year: info.year, in: db)
     }
     let now = LibraryStore.now()
     let duration = info.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
@@ -107,8 +112,12 @@ struct LocalLibraryIndex {
   // MARK: - Artists and albums
 
   private mutating func artistID(named name: String, in db: Database) throws -> Int64 {
+    if let id = artistNames[name] { return id }
     let key = LocalText.key(name)
-    if let id = artistIDs[key] { return id }
+    if let id = artistIDs[key] {
+      artistNames[name] = id
+      return id
+    }
     let id: Int64
     if let found = try Int64.fetchOne(
       db.cachedStatement(sql: "SELECT id FROM local_artists WHERE key = ?"), arguments: [key])
@@ -121,14 +130,21 @@ struct LocalLibraryIndex {
       try LocalSearchTable.artists.write(rowID: id, values: [name], replacing: false, in: db)
     }
     artistIDs[key] = id
+    artistNames[name] = id
     return id
   }
 
   private mutating func albumID(title: String, artist: String?, year: Int?, in db: Database)
     throws -> Int64
   {
+    let name = (artist ?? "") + "\u{1F}" + title
+    if let known = albumNames[name] {
+      try raiseYear(of: known, to: year, in: db)
+      return known
+    }
     let key = LocalText.key(artist ?? "") + "\u{1F}" + LocalText.key(title)
     if let known = albumIDs[key] {
+      albumNames[name] = known
       try raiseYear(of: known, to: year, in: db)
       return known
     }
@@ -148,9 +164,11 @@ struct LocalLibraryIndex {
       ).execute(arguments: [key, title, LocalText.key(title), artist, ownerID, year])
       id = db.lastInsertedRowID
       albumYears[id] = year ?? Int.min
-      try LocalSearchTable.albums.write(rowID: id, values: [title, artist], replacing: false, in: db)
+      try LocalSearchTable.albums.write(
+        rowID: id, values: [title, artist], replacing: false, in: db)
     }
     albumIDs[key] = id
+    albumNames[name] = id
     return id
   }
 

@@ -70,8 +70,9 @@ enum LocalLibraryRows {
       ids, select: "SELECT \(artistColumns) FROM local_artists r", alias: "r", db, artist)
   }
 
-  /// Fetches the rows whose ID is in `ids`, in that order. The IDs travel as one JSON array,
-  /// so one prepared statement serves every page size.
+  /// Fetches the rows whose ID is in `ids`, in that order.
+  ///
+  /// The IDs travel as one JSON array, so one prepared statement serves every page size.
   private static func ordered<Value>(
     _ ids: [Int64], select: String, alias: String, _ db: Database, _ make: (Row) -> Value
   ) throws -> [Value] {

@@ -31,10 +31,8 @@ public struct LocalLibraryScanner: Sendable {
 
   /// Scans `folders` recursively; `progress` is called on the calling thread, at most about
   /// ten times a second and once at the end.
-  public func scan(
-    folders: [String], progress: @escaping (ScanProgress) -> Void = { _ in }
-  ) throws
-    -> ScanSummary
+  public func scan(folders: [String], progress: @escaping (ScanProgress) -> Void = { _ in })
+    throws -> ScanSummary
   {
     let start = Date()
     var summary = ScanSummary()
@@ -54,7 +52,7 @@ public struct LocalLibraryScanner: Sendable {
     let known = try knownFiles(under: summary.folders)
     var toRead: [FoundFile] = []
     var lyricsChanged: [FoundFile] = []
-    for file in found.values.sorted(by: { $0.path < $1.path }) {
+    for file in found.values.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
       if let old = known[file.path], old.size == file.size, old.mtime == file.mtime {
         if old.lyricsPath != file.lyricsPath, !old.failed {
           lyricsChanged.append(file)
@@ -65,7 +63,7 @@ public struct LocalLibraryScanner: Sendable {
         toRead.append(file)
       }
     }
-    let removed = known.keys.filter { found[$0] == nil }.sorted()
+    let removed = known.keys.filter { found[$0] == nil }
     let removedTracks = removed.filter { known[$0]?.failed == false }.count
     try store.write { db in
       try LocalLibraryIndex.remove(paths: removed, in: db)
@@ -98,8 +96,8 @@ public struct LocalLibraryScanner: Sendable {
           switch result {
           case .success(let info):
             let isNew = try index.upsert(info, file: file, in: db)
-            try db.execute(
-              sql: "DELETE FROM local_scan_failures WHERE path = ?", arguments: [file.path])
+            try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
+              .execute(arguments: [file.path])
             if isNew { summary.added += 1 } else { summary.updated += 1 }
           case .failure(let error):
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
@@ -112,7 +110,8 @@ public struct LocalLibraryScanner: Sendable {
             summary.failed += 1
             if summary.failures.count < 20 {
               // Decoder messages often name the file already.
-              let reason = error.reason.contains(file.path) ? error.reason : "\(file.path): \(error.reason)"
+              let reason =
+                error.reason.contains(file.path) ? error.reason : "\(file.path): \(error.reason)"
               summary.failures.append(reason)
             }
           }
@@ -179,7 +178,8 @@ public struct LocalLibraryScanner: Sendable {
         let low = folder == "/" ? "/" : folder + "/"
         let high = folder == "/" ? "0" : folder + "0"
         let tracks = try Row.fetchCursor(
-          db, sql: """
+          db,
+          sql: """
             SELECT path, size, mtime, lyrics_path FROM local_tracks WHERE path >= ? AND path < ?
             """,
           arguments: [low, high])

@@ -9,6 +9,9 @@ import GRDB
 ///   plus a `grams` column holding the one- and two-character pieces of Korean, Japanese and
 ///   Chinese text (``CJKGrams``) for short queries inside words;
 /// - `…_grams` (`trigram`) for substrings of three characters or more inside words.
+///
+/// Migration `v6` splits `grams` into `title_grams` and `other_grams`, so short Korean and
+/// Japanese queries can rank title matches first.
 enum LocalLibrarySchema {
   /// Creates the tables, indexes and full-text tables.
   static func create(_ db: Database) throws {
@@ -85,5 +88,28 @@ enum LocalLibrarySchema {
         CREATE VIRTUAL TABLE \(prefix)_grams USING fts5(\(columns.joined(separator: ", ")),
           tokenize = 'trigram');
         """)
+  }
+
+  /// v6: rebuilds each `_words` table with the grams split by column, from the rows themselves.
+  static func splitGrams(_ db: Database) throws {
+    let sources: [(LocalSearchTable, String)] = [
+      (.tracks, "SELECT id, title, artist, album FROM local_tracks"),
+      (.albums, "SELECT id, title, artist_name FROM local_albums"),
+      (.artists, "SELECT id, name FROM local_artists"),
+    ]
+    for (table, select) in sources {
+      let columns = table.columns.joined(separator: ", ")
+      try db.execute(
+        sql: """
+          DROP TABLE \(table.words);
+          CREATE VIRTUAL TABLE \(table.words) USING fts5(\(columns), title_grams, other_grams,
+            tokenize = 'unicode61 remove_diacritics 2');
+          """)
+      let rows = try Row.fetchCursor(db, sql: select)
+      while let row = try rows.next() {
+        let values: [String?] = (1...table.columns.count).map { row[$0] }
+        try table.writeWords(rowID: row[0], values: values, in: db)
+      }
+    }
   }
 }

@@ -12,10 +12,11 @@ import GRDB
 /// 3. every word as a prefix within title, artist or album, by BM25 (the title weighs most);
 /// 4. every chunk as a substring (three characters or more, `trigram`) of the title, shortest
 ///    first; 5. the same within any column;
-/// 6. one- and two-character Korean, Japanese or Chinese chunks inside words (``CJKGrams``);
-/// 7. `LIKE '%…%'` for short text without letters or digits.
+/// 6. one- and two-character Korean, Japanese or Chinese chunks inside words of the title
+///    (``CJKGrams``), shortest first; 7. the same within any column;
+/// 8. a plain scan (`instr`) for short text without letters or digits.
 ///
-/// A broad query is answered by the first tiers from indexes alone. Tiers 2–7 each consider
+/// A broad query is answered by the first tiers from indexes alone. Tiers 2–8 each consider
 /// at most ``candidatesPerSource`` matches (more for deeper pages), so a query matching most
 /// of a 100,000-track library still answers in milliseconds; exact and title-prefix matches
 /// are always complete. BM25 runs only in tier 3: its document counts cost a pass over every
@@ -98,7 +99,8 @@ enum LocalLibrarySearch {
       fullText(
         table.words, query.prefixPattern(inColumns: [table.columns[0]]), score: nil,
         order: byLength),
-      // The text columns only: `grams` holds single characters that would match most prefixes.
+      // The text columns only: the grams columns hold single characters that would match
+      // most prefixes.
       fullText(
         table.words, query.prefixPattern(inColumns: table.columns),
         score: "bm25(\(table.words), \(wordWeights))", order: byScore),
@@ -106,15 +108,18 @@ enum LocalLibrarySearch {
         table.trigrams, query.substringPattern(inColumns: [table.columns[0]]), score: nil,
         order: byLength),
       fullText(table.trigrams, query.substringPattern, score: nil, order: byLength),
-      fullText(table.words, query.gramsPattern, score: nil, order: byLength),
+      fullText(
+        table.words, query.gramsPattern(titleColumn: table.columns[0]), score: nil,
+        order: byLength),
+      fullText(table.words, query.gramsPattern(titleColumn: nil), score: nil, order: byLength),
     ]
-    if let likes = query.likePatterns {
+    if let chunks = query.scanChunks {
       let any =
-        "(" + table.columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
-      let condition = Array(repeating: any, count: likes.count).joined(separator: " AND ")
+        "(" + table.columns.map { "instr(\($0), ?) > 0" }.joined(separator: " OR ") + ")"
+      let condition = Array(repeating: any, count: chunks.count).joined(separator: " AND ")
       var arguments = StatementArguments()
-      for like in likes {
-        arguments += StatementArguments(Array(repeating: like, count: table.columns.count))
+      for chunk in chunks {
+        arguments += StatementArguments(Array(repeating: chunk, count: table.columns.count))
       }
       let sql = """
         SELECT t.id FROM (SELECT id FROM \(table.table) WHERE \(condition) LIMIT \(cap)) h
@@ -125,4 +130,3 @@ enum LocalLibrarySearch {
     return tiers
   }
 }
-

@@ -3,8 +3,9 @@ import Foundation
 /// A user's search text taken apart into safe pieces for each way of matching.
 ///
 /// Nothing the user types reaches SQLite as query syntax: words become quoted prefix phrases
-/// (`"lov"*`), substrings become quoted phrases with `"` doubled, and LIKE patterns escape `%`,
-/// `_` and `\`. So quotes, `*`, `NEAR`, `AND`, `:` and parentheses are searched for as text.
+/// (`"lov"*`), substrings become quoted phrases with `"` doubled, plain scans compare text
+/// with `instr`, and LIKE patterns (playlist names) escape `%`, `_` and `\`. So quotes, `*`,
+/// `NEAR`, `AND`, `:` and parentheses are searched for as text.
 struct LocalSearchQuery: Equatable {
   /// The text in canonical (NFC) form with runs of white space collapsed to one space.
   let text: String
@@ -49,27 +50,34 @@ struct LocalSearchQuery: Equatable {
   }
 
   /// For queries with a one- or two-character Korean, Japanese or Chinese chunk: that chunk as
-  /// a token of the `grams` column (`{grams} : "랑해"`), the other chunks as word prefixes.
-  var gramsPattern: String? {
+  /// a token of the grams columns (`{title_grams} : "랑해"`), the other chunks as word
+  /// prefixes; within the title (`titleColumn`) only, or within any column when it is `nil`.
+  func gramsPattern(titleColumn: String?) -> String? {
     guard substringPattern == nil, chunks.contains(where: CJKGrams.isShortCJK) else { return nil }
+    let grams = titleColumn == nil ? "{title_grams other_grams}" : "{title_grams}"
     var parts: [String] = []
     for chunk in chunks {
       if CJKGrams.isShortCJK(chunk) {
-        parts.append("{grams} : " + Self.quoted(chunk))
+        parts.append("\(grams) : " + Self.quoted(chunk))
       } else {
         let chunkWords = Self.words(in: chunk)
         guard !chunkWords.isEmpty else { return nil }
-        parts += chunkWords.map { Self.quoted($0) + "*" }
+        let prefixes = chunkWords.map { Self.quoted($0) + "*" }.joined(separator: " ")
+        parts.append(titleColumn.map { "{\($0)} : (\(prefixes))" } ?? prefixes)
       }
     }
-    return parts.joined(separator: " ")
+    // An explicit AND: FTS5 refuses a column filter right after another phrase without one.
+    return parts.joined(separator: " AND ")
   }
 
-  /// `%c%` LIKE patterns, one per chunk, for text no index can answer: no letters or digits
-  /// and shorter than three characters (`%`, `((`).
-  var likePatterns: [String]? {
-    guard prefixPattern == nil, substringPattern == nil, gramsPattern == nil else { return nil }
-    return chunks.map { "%" + Self.likeEscaped($0) + "%" }
+  /// The chunks to find by a plain scan, for text no index can answer.
+  ///
+  /// That is text with no letters or digits and shorter than three characters (`%`, `((`);
+  /// case does not matter for it.
+  var scanChunks: [String]? {
+    guard prefixPattern == nil, substringPattern == nil, gramsPattern(titleColumn: nil) == nil
+    else { return nil }
+    return chunks
   }
 
   /// The key's upper bound for a range scan: every key that starts with `key` sorts below it.

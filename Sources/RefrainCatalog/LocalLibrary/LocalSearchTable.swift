@@ -2,7 +2,8 @@ import GRDB
 
 /// One searchable table of the local index and its two full-text tables.
 ///
-/// `<index>_words` (`unicode61`) holds the text columns plus `grams` (``CJKGrams``);
+/// `<index>_words` (`unicode61`) holds the text columns plus `title_grams` and `other_grams`
+/// (``CJKGrams`` of the first column and of the rest);
 /// `<index>_grams` (`trigram`) holds the text columns. Both share the table's row IDs.
 struct LocalSearchTable: Sendable {
   /// The content table (`local_tracks`).
@@ -13,18 +14,18 @@ struct LocalSearchTable: Sendable {
   var keyColumn: String
   /// The text columns, in full-text column order; the first is the title or name.
   var columns: [String]
-  /// BM25 weights per text column (the title counts most), then one for `grams`.
+  /// BM25 weights per text column (the title counts most), then for the two grams columns.
   var weights: [Double]
 
   static let tracks = LocalSearchTable(
     table: "local_tracks", index: "local_track", keyColumn: "title_key",
-    columns: ["title", "artist", "album"], weights: [10, 4, 2, 1])
+    columns: ["title", "artist", "album"], weights: [10, 4, 2, 1, 1])
   static let albums = LocalSearchTable(
     table: "local_albums", index: "local_album", keyColumn: "title_key",
-    columns: ["title", "artist_name"], weights: [10, 4, 1])
+    columns: ["title", "artist_name"], weights: [10, 4, 1, 1])
   static let artists = LocalSearchTable(
     table: "local_artists", index: "local_artist", keyColumn: "key", columns: ["name"],
-    weights: [2, 1])
+    weights: [2, 1, 1])
 
   /// The word table.
   var words: String { index + "_words" }
@@ -34,13 +35,26 @@ struct LocalSearchTable: Sendable {
   /// Indexes a row's text (`values` in ``columns`` order), replacing what was indexed before.
   func write(rowID: Int64, values: [String?], replacing: Bool, in db: Database) throws {
     if replacing { try remove(rowID: rowID, in: db) }
+    try writeWords(rowID: rowID, values: values, in: db)
     let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-    let list = columns.joined(separator: ", ")
     try db.cachedStatement(
-      sql: "INSERT INTO \(words) (rowid, \(list), grams) VALUES (?, \(marks), ?)"
-    ).execute(arguments: StatementArguments([rowID] + values + [CJKGrams.grams(values)]))
-    try db.cachedStatement(sql: "INSERT INTO \(trigrams) (rowid, \(list)) VALUES (?, \(marks))")
-      .execute(arguments: StatementArguments([rowID] + values))
+      sql:
+        "INSERT INTO \(trigrams) (rowid, \(columns.joined(separator: ", "))) VALUES (?, \(marks))"
+    ).execute(arguments: StatementArguments([rowID] + values))
+  }
+
+  /// Adds a row to the word table only, with the grams of its title and of the other columns.
+  func writeWords(rowID: Int64, values: [String?], in db: Database) throws {
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    let grams = [
+      CJKGrams.grams(Array(values.prefix(1))), CJKGrams.grams(Array(values.dropFirst())),
+    ]
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO \(words) (rowid, \(columns.joined(separator: ", ")), title_grams, other_grams)
+        VALUES (?, \(marks), ?, ?)
+        """
+    ).execute(arguments: StatementArguments([rowID] + values + grams))
   }
 
   /// Removes a row from both full-text tables.

@@ -8,9 +8,10 @@ enum LocalText {
     return text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
   }
 
-  /// A tag value trimmed and in canonical (NFC) form; blank values become `nil`. Control
-  /// characters are kept: the UI sanitises what it shows, and search must find what the tag
-  /// says.
+  /// A tag value trimmed and in canonical (NFC) form; blank values become `nil`.
+  ///
+  /// Control characters are kept: the UI sanitises what it shows, and search must find what
+  /// the tag says.
   static func clean(_ value: String?) -> String? {
     guard let value else { return nil }
     let scalars = value.unicodeScalars
@@ -18,8 +19,22 @@ enum LocalText {
       let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
     else { return nil }
     let trimmed = String(scalars[first...last])
-    if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed }
+    if trimmed.unicodeScalars.allSatisfy(isStableInNFC) { return trimmed }
     return trimmed.precomposedStringWithCanonicalMapping
+  }
+
+  /// Whether a scalar is unchanged by NFC and never combines with its neighbours.
+  ///
+  /// These are ASCII, Latin-1 letters, Hangul syllables, kana (without the combining voicing
+  /// marks) and unified ideographs. Text made only of these skips the (slow) normalisation.
+  private static func isStableInNFC(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x2FF, 0x3000...0x3098, 0x309B...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xAC00...0xD7A3, 0xFF01...0xFFEF:
+      return true
+    default:
+      return false
+    }
   }
 
   /// The title used when a file has no title tag: its name without the extension.

@@ -7,7 +7,7 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5"]
+  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6"]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -17,6 +17,7 @@ enum LibrarySchema {
     migrator.registerMigration("v3") { db in try createLyrics(db) }
     migrator.registerMigration("v4") { db in try createSession(db) }
     migrator.registerMigration("v5") { db in try LocalLibrarySchema.create(db) }
+    migrator.registerMigration("v6") { db in try LocalLibrarySchema.splitGrams(db) }
     return migrator
   }
 

@@ -44,7 +44,10 @@ extension LibraryStore {
   public func savedAlbums() throws -> [AlbumSummary] {
     try read { db in
       let rows = try Row.fetchAll(
-        db, sql: "SELECT provider, id, title, artist, json FROM saved_albums ORDER BY saved_at DESC, rowid DESC")
+        db,
+        sql:
+          "SELECT provider, id, title, artist, json FROM saved_albums ORDER BY saved_at DESC, rowid DESC"
+      )
       return rows.map { row in
         let json: String = row["json"]
         if let album = try? JSONDecoder().decode(AlbumSummary.self, from: Data(json.utf8)) {

@@ -11,14 +11,17 @@ extension LibraryStore {
 
   // MARK: - Recent searches
 
-  /// Remembers a search: it moves to the top, replacing an earlier one that differs only in
-  /// case or spacing, and only the last ``recentSearchLimit`` are kept. Blank queries are ignored.
+  /// Remembers a search, most recent first.
+  ///
+  /// It replaces an earlier search that differs only in case or spacing, and only the last
+  /// ``recentSearchLimit`` are kept. Blank queries are ignored.
   public func addRecentSearch(_ query: String) throws {
     let text = query.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     guard !text.isEmpty else { return }
     let normalized = text.lowercased()
     try write { db in
-      try db.execute(sql: "DELETE FROM recent_searches WHERE normalized = ?", arguments: [normalized])
+      try db.execute(
+        sql: "DELETE FROM recent_searches WHERE normalized = ?", arguments: [normalized])
       try db.execute(
         sql: "INSERT INTO recent_searches (query, normalized, searched_at) VALUES (?, ?, ?)",
         arguments: [text, normalized, Self.now()])
@@ -42,7 +45,8 @@ extension LibraryStore {
   public func removeRecentSearch(_ query: String) throws {
     let normalized = query.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
     try write { db in
-      try db.execute(sql: "DELETE FROM recent_searches WHERE normalized = ?", arguments: [normalized])
+      try db.execute(
+        sql: "DELETE FROM recent_searches WHERE normalized = ?", arguments: [normalized])
     }
   }
 
@@ -54,7 +58,9 @@ extension LibraryStore {
   // MARK: - Play history
 
   /// Records that a track played (at `date`, for `secondsPlayed` when known).
-  public func recordPlay(_ track: CatalogTrack, at date: Date = Date(), secondsPlayed: Double? = nil)
+  public func recordPlay(
+    _ track: CatalogTrack, at date: Date = Date(), secondsPlayed: Double? = nil
+  )
     throws
   {
     try write { db in

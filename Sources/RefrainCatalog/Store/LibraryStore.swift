@@ -38,7 +38,8 @@ public final class LibraryStore: Sendable {
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     } catch {
-      throw LibraryStoreError.cannotOpen(path: fileURL.path, reason: "\(error.localizedDescription)")
+      throw LibraryStoreError.cannotOpen(
+        path: fileURL.path, reason: "\(error.localizedDescription)")
     }
     var configuration = Configuration()
     configuration.label = "refrain.library"

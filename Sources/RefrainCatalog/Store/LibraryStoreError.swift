@@ -16,7 +16,8 @@ public enum LibraryStoreError: Error, Sendable, Equatable, CustomStringConvertib
   public var description: String {
     switch self {
     case .cannotOpen(let path, let reason):
-      return "cannot open the library \(path): \(reason) (check the folder's permissions and free space,"
+      return
+        "cannot open the library \(path): \(reason) (check the folder's permissions and free space,"
         + " or set XDG_DATA_HOME to another folder)"
     case .database(let message):
       return "the library could not be read or saved: \(message)"
