@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FIXTURES := Tests/Fixtures/generated
 
-.PHONY: run build release test unit e2e fixtures bench format clean
+.PHONY: run build release test unit e2e fixtures bench fuzz format clean
 
 run: release
 	./.build/release/refrain
@@ -34,6 +34,11 @@ e2e: fixtures build
 bench: fixtures release
 	$(SWIFT) build -c release --product refrain-bench
 	scripts/with-test-pulse python3 scripts/bench.py
+
+# Long fuzz runs: the config reader at 100× its `make test` case count (550,000 cases),
+# plus the parsers' seeded random-input tests.
+fuzz: fixtures
+	REFRAIN_FUZZ_SCALE=100 $(SWIFT) test --filter "Fuzz|Property|RandomInput"
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
