@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Builds one JSON object per line, keys in the order given (for `--events` and `--json`).
 struct JSONLine {
@@ -38,20 +39,5 @@ struct JSONLine {
   }
 
   /// Quotes and escapes a string as JSON.
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  static func quote(_ text: String) -> String { JSONText.quote(text) }
 }

@@ -69,22 +69,6 @@ extension LyricsDocument {
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
-  /// Quotes a string for JSON, escaping quotes, backslashes and control characters.
-  static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  /// Quotes a string for JSON.
+  static func jsonString(_ text: String) -> String { JSONText.quote(text) }
 }
