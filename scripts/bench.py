@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Refrain's benchmarks: measures the player and writes docs/benchmarks.md.
 
+Sections 1-5 (audio) are here and in bench_audio.py; 6-11 (the full-screen player in tmux,
+`refrain ctl`, recovery from a lost audio server) in bench_tui.py; 12 (library scan and
+search) runs scripts/bench_library.py and reads its JSON.
+
     make bench          # fixtures, release build, then this under scripts/with-test-pulse
     scripts/with-test-pulse python3 scripts/bench.py [--runs N] [--quick] [--out FILE]
 
@@ -38,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
+import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
 from harness import Recorder, Refrain  # noqa: E402
 
 FIXTURES = REPO / "Tests" / "Fixtures" / "generated"
@@ -52,15 +57,25 @@ How fast and how prompt Refrain is, measured by `make bench` (`scripts/bench.py`
 `scripts/with-test-pulse`: a private PulseAudio server whose only sink is a null sink,
 `refrain_test`). These are measurements, not tests: nothing fails when a figure misses
 its target. Each figure comes with the command that produced it, a reference where one
-exists (mpg123 playing or decoding the same file in the same run, or a bare binary
-search) and its target.
+exists (mpg123 or cmus on the same file in the same run, or a bare binary search) and
+its target. This file is the one source of truth for the figures; the design notes
+behind the library figures are in [benchmarks-library.md](benchmarks-library.md).
+
+- **1–5, audio** (`scripts/bench.py`, `scripts/bench_audio.py`): CPU and memory to play,
+  seek latency, decoder throughput, lyrics parsing, lyric events against what is heard.
+- **6–11, the full-screen player** (`scripts/bench_tui.py`): terminal traffic, wake-ups,
+  start-up, memory and `refrain ctl` latency of `refrain` running in a 100×30 tmux pane,
+  against cmus; and recovery when the audio server comes back.
+- **12, the local library** (`scripts/bench_library.py`): folder scans against cmus, and
+  search latency.
 
 "Heard" is read from the sink's monitor, recorded with `parec`: a tone change in the
 recording is placed to a sample by matching the decoded file, and the recording is put
 on the monotonic clock from the times its file grew. A null sink's monitor runs up to
 one block ahead of the sink's own clock, so latencies are given both as recorded and on
 the sink's clock (see *Method and calibration*). The machine is shared: the load average
-is printed with each run, and CPU figures move by 10–20% between runs.
+is printed with each run, CPU figures move by 10–20% between runs, and tail latencies
+(p99) catch other processes' scheduler slices.
 """
 
 FREQS = [300 + 50 * k for k in range(30)]
@@ -723,6 +738,135 @@ def detector_check(ctx: dict) -> dict:
     return {"onset_ms": onset_err, "match_ms": match_err}
 
 
+# ---------------------------------------------------------------- 12. library (scripts/bench_library.py)
+
+def bench_library(ctx: dict, args) -> dict:
+    """Runs scripts/bench_library.py (scan against cmus, then search latency) and reads its JSON."""
+    files = args.library_n or (2000 if args.quick else 10000)
+    tracks = args.library_tracks or (20000 if args.quick else 100000)
+    runs = 1 if args.quick else 3
+    work = ctx["tmp"] / "library"
+    cmd = [sys.executable, str(REPO / "scripts" / "bench_library.py"), "--bin", str(ctx["bin"]),
+           "--files", str(files), "--tracks", str(tracks), "--runs", str(runs), "--workdir", str(work)]
+    shown = ["python3", "scripts/bench_library.py", "--files", str(files), "--tracks", str(tracks), "--runs", str(runs)]
+    started = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1200, cwd=REPO)
+    except subprocess.TimeoutExpired:
+        return {"skipped": "scripts/bench_library.py did not finish within 20 min", "cmd": shown}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    try:
+        res = json.loads(proc.stdout)
+    except ValueError:
+        return {"skipped": f"scripts/bench_library.py failed ({proc.returncode}): {proc.stderr.strip()[-300:]}",
+                "cmd": shown}
+    res["cmd"], res["elapsed_s"] = shown, time.monotonic() - started
+    sc = res.get("scan", {})
+    log(f"library: scan {sc.get('refrain_seconds')} s (cmus {sc.get('cmus_seconds')} s); "
+        f"{res['elapsed_s']:.0f} s in all")
+    return res
+
+
+def _library_summary_rows(R: dict) -> list[str]:
+    lib = R.get("library")
+    if not lib:
+        return []
+    if lib.get("skipped"):
+        return [f"| 12 | library scan and search | not measured | | | {lib['skipped']} |"]
+    rows, sc, se = [], lib.get("scan", {}), lib.get("search")
+    if sc:
+        sp = sc.get("speedup_vs_cmus")
+        rows.append(f"| 12 | scan {sc['files']:,} new MP3 files into a fresh library, median of {sc['runs']} | "
+                    f"{sc['refrain_seconds']:.2f} s ({sc['refrain_files_per_second']:,} files/s) | "
+                    + (f"cmus {sc['cmus_seconds']:.2f} s" if sp else "cmus not measured")
+                    + " | ≥ 2× faster than cmus | "
+                    + (f"{sp:.2f}× cmus's speed: {within(sp, 2.0, lower_is_better=False)}" if sp else "") + " |")
+        rows.append(f"| 12 | peak RSS of that scan; rescan with nothing changed | "
+                    f"{sc['refrain_peak_rss_kb'] / 1024:.1f} MB; rescan {sc['refrain_rescan_seconds']:.2f} s | "
+                    + (f"cmus {sc['cmus_peak_rss_kb'] / 1024:.1f} MB" if sc.get("cmus_peak_rss_kb") else "—")
+                    + " | — | |")
+    if se:
+        la = se["latency"]
+        for kind, label in (("prefix", "prefix"), ("substring", "substring")):
+            rows.append(f"| 12 | search p99, {label} queries, {la['tracks']:,} tracks | "
+                        f"{la[kind + '_p99_ms']:.2f} ms wall ({la[kind + '_cpu_p99_ms']:.2f} ms CPU) | — | ≤ 5 ms | "
+                        f"{within(la[kind + '_p99_ms'], 5)} (wall); {within(la[kind + '_cpu_p99_ms'], 5)} (CPU) |")
+    return rows
+
+
+def _library_sections(R: dict) -> list[str]:
+    lib = R.get("library")
+    if not lib:
+        return []
+    L = ["## 12. The local library: scanning a folder and searching", ""]
+    add = L.append
+    if lib.get("skipped"):
+        add(f"Not measured: {lib['skipped']}.")
+        add("")
+        return L
+    sc, se = lib.get("scan", {}), lib.get("search")
+    add(f"`{cmdline(lib['cmd'])}` (REFRAIN_BIN is the binary above; its JSON is read here), in "
+        f"{lib['elapsed_s']:.0f} s at load {lib.get('load_before', 0):.1f} → {lib.get('load_after', 0):.1f}. "
+        "Design notes and the profile behind these figures: [benchmarks-library.md](benchmarks-library.md).")
+    add("")
+    if sc:
+        add(f"**Scan.** `scripts/make-library-fixture {sc['files']} DIR` writes {sc['files']:,} tagged one-second MP3s "
+            "(ID3v2.3 UTF-16 and v2.4 UTF-8 tags, some ID3v1-only or untagged, English, Korean and Japanese "
+            "titles, nested folders, sidecar `.lrc` files, hostile titles, and a few files that are not MP3). "
+            "Each Refrain run is `refrain scan --json DIR` into a fresh `XDG_DATA_HOME` (wall time and peak RSS "
+            "from `os.wait4`, start-up included), then the same command again with nothing changed (*rescan*). "
+            "cmus runs in tmux with a fresh `CMUS_HOME`: the clock starts at `cmus-remote -C 'add -l DIR'` and "
+            "stops when `save -l` no longer answers \"can't save when tracks are being added\" (its start-up "
+            "is not counted); its peak RSS is `VmHWM`. Runs alternate Refrain, cmus.")
+        add("")
+        add("| run | Refrain | cmus |")
+        add("| --- | --- | --- |")
+        ca = sc.get("cmus_all_seconds") or []
+        for i, t in enumerate(sc["refrain_all_seconds"]):
+            add(f"| {i + 1} | {t:.2f} s | {f'{ca[i]:.2f} s' if i < len(ca) else '—'} |")
+        add(f"| **median** | **{sc['refrain_seconds']:.2f} s** | "
+            + (f"**{sc['cmus_seconds']:.2f} s**" if sc.get("cmus_seconds") else sc.get("cmus", "—")) + " |")
+        ct = sc.get("cmus_tracks")
+        add(f"| tracks indexed | {sc['refrain_added']:,} ({sc['refrain_failed']} reported as failed) | "
+            f"{f'{ct:,}' if isinstance(ct, int) else '—'} |")
+        add(f"| peak RSS | {sc['refrain_peak_rss_kb'] / 1024:.1f} MB | "
+            + (f"{sc['cmus_peak_rss_kb'] / 1024:.1f} MB" if sc.get("cmus_peak_rss_kb") else "—") + " |")
+        add(f"| rescan, nothing changed | {sc['refrain_rescan_seconds']:.2f} s, "
+            f"{sc['refrain_rescan_peak_rss_kb'] / 1024:.1f} MB | — |")
+        add("")
+        if sc.get("speedup_vs_cmus"):
+            sp = sc["speedup_vs_cmus"]
+            add(f"Refrain scanned at **{sp:.2f}× cmus's speed** (cmus time / Refrain time; target ≥ 2×).")
+            add("")
+    if se:
+        la, im = se["latency"], se.get("import", {})
+        add(f"**Search.** `refrain library-stress --db DB --tracks {la['tracks']}` indexes synthetic tracks "
+            f"without files in {im.get('seconds', 0):.1f} s (peak RSS {se['import_peak_rss_kb'] / 1024:.1f} MB; "
+            f"database {se['db_bytes'] / 2 ** 20:.1f} MiB): titles of two or three words from about 70 English, "
+            "Korean and Japanese words, so common words match thousands of tracks. Then "
+            f"`refrain library-stress --db DB --search-bench --iterations {la['queries_per_kind']}` times "
+            "`LocalCatalogProvider.searchNow(_:kind: .track, limit: 50)` inside one process (no start-up), "
+            f"{la['queries_per_kind']} queries of each kind after a warm-up: *prefix* (first 1–3 letters of a "
+            "word), *substring* (three characters from inside a word), *short CJK* (one or two Korean or "
+            "Japanese characters), *hostile* (`\"`, `NEAR(love night)`, `lo*`, `(`, `'; DROP TABLE …`, …). "
+            "CPU time is the thread's own (`CLOCK_THREAD_CPUTIME_ID`), which other processes do not inflate.")
+        add("")
+        add("| kind | p50 wall | p99 wall | max wall | p50 CPU | p99 CPU | queries with results |")
+        add("| --- | --- | --- | --- | --- | --- | --- |")
+        for kind, label in (("prefix", "prefix"), ("substring", "substring"), ("short_cjk", "short CJK (1–2 characters)"),
+                            ("hostile", "hostile")):
+            if f"{kind}_p50_ms" in la:
+                add(f"| {label} | {la[kind + '_p50_ms']:.2f} ms | **{la[kind + '_p99_ms']:.2f} ms** | "
+                    f"{la[kind + '_max_ms']:.2f} ms | {la[kind + '_cpu_p50_ms']:.2f} ms | {la[kind + '_cpu_p99_ms']:.2f} ms | "
+                    f"{la[kind + '_with_results']} / {la['queries_per_kind']} |")
+        add("")
+        add("Target: p99 ≤ 5 ms for prefix and substring queries. On this shared 2-core machine a wall-time "
+            "p99 also catches the odd scheduler slice given to another process; the CPU column shows the work itself.")
+        add("")
+    return L
+
+
 # ---------------------------------------------------------------- the report
 
 def stats_line(xs: list[float], digits=1) -> str:
@@ -853,6 +997,8 @@ def render(m: dict, R: dict, args) -> str:
             + (f" (longest {max(g['ms'] for g in gaps):.1f} ms)" if gaps else "") + " | "
             + _mpg123_gaps(R) + " | none | "
             + ("none heard" if not gaps else "**audible gaps**") + " |")
+    L.extend(bt.summary_rows(R.get("tui") or {}))
+    L.extend(_library_summary_rows(R))
     add("")
 
     # ---- 1
@@ -1102,6 +1248,10 @@ def render(m: dict, R: dict, args) -> str:
         add(f"Not measured: {R.get('lyric_skip', '')}")
         add("")
 
+    # ---- 6-11, library
+    L.extend(bt.render(R.get("tui") or {}, R.get("tmp")))
+    L.extend(_library_sections(R))
+
     # ---- method
     add("## Method and calibration")
     add("")
@@ -1143,7 +1293,8 @@ def render(m: dict, R: dict, args) -> str:
             f"splice (median; worst {max(o, key=abs):+.3f} ms). Sliding the decoded file over itself (used "
             f"for lyric lines) finds every whole second {median(mt):+.3f} ms off (worst {max(mt, key=abs):+.3f} ms).")
     add("- Re-run `make bench` to reproduce; `python3 scripts/bench.py --help` lists options "
-        "(`--quick`, `--only 2,5`, `--runs N`).")
+        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--runs N`, `--library-n N`)."
+        + (f" This run took {R['elapsed_s'] / 60:.1f} min." if R.get("elapsed_s") else ""))
     add("")
     return "\n".join(L) + "\n"
 
@@ -1167,13 +1318,20 @@ def main() -> int:
     ap.add_argument("--lyric-runs", type=int, default=1,
                     help="20 s runs for the lyric-event figures (a 10 s cross-check run follows)")
     ap.add_argument("--quick", action="store_true", help="one playback run each, fewer seeks")
-    ap.add_argument("--only", default="", help="comma list of 1-5 to run only some benchmarks")
+    ap.add_argument("--only", default="",
+                    help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
+                         "recovery), 12 or lib (library scan and search)")
+    ap.add_argument("--library-n", type=int, default=None,
+                    help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
+    ap.add_argument("--library-tracks", type=int, default=None,
+                    help="synthetic tracks for the library search figures (default 100,000; 20,000 with --quick)")
     ap.add_argument("--out", type=Path, default=DOC)
     args = ap.parse_args()
     args.passthrough = sys.argv[1:]
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
-    only = {s.strip() for s in args.only.split(",") if s.strip()} or {"1", "2", "3", "4", "5"}
+    only = {s.strip() for s in args.only.split(",") if s.strip()} or \
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1202,7 +1360,8 @@ def main() -> int:
     pulse_ok = bool(os.environ.get("PULSE_SERVER") and sink and
                     subprocess.run(["pactl", "info"], capture_output=True).returncode == 0)
     ctx["sink"] = sink
-    R: dict = {"bin": binary}
+    R: dict = {"bin": binary, "tmp": str(tmp)}
+    ctx["pulse_ok"] = pulse_ok
     no_pulse = "no private PulseAudio server (run under scripts/with-test-pulse)"
     m = machine()
     log(f"{m['cpu']}, nproc {m['nproc']}; refrain {binary}; refrain-bench {ctx['bench_bin'] or 'missing'}")
@@ -1231,6 +1390,12 @@ def main() -> int:
             log(no_pulse + ": skipping 1, 2 and 5")
         if "3" not in only:
             R.pop("decode", None)
+        tui_keys = only & {"6", "7", "8", "9", "10", "11"}
+        if tui_keys:
+            R["tui"] = bt.run(ctx, tui_keys, quick=args.quick)
+        if "lib" in only or "12" in only:
+            R["library"] = bench_library(ctx, args)
+        R["elapsed_s"] = time.monotonic() - started
         m["load_end"] = _loadavg()
         text = render(m, R, args)
         write_doc(text, args.out)
@@ -1242,6 +1407,7 @@ def main() -> int:
             if f.is_file() and f.name != "results.json":
                 f.unlink()
         shutil.rmtree(tmp / "home", ignore_errors=True)
+        shutil.rmtree(tmp / "tui", ignore_errors=True)
     return 0
 
 
