@@ -837,7 +837,9 @@ def _library_sections(R: dict) -> list[str]:
         add("")
         if sc.get("speedup_vs_cmus"):
             sp = sc["speedup_vs_cmus"]
-            add(f"Refrain scanned at **{sp:.2f}× cmus's speed** (cmus time / Refrain time; target ≥ 2×).")
+            add(f"Refrain scanned at **{sp:.2f}× cmus's speed** (cmus time / Refrain time; target ≥ 2×). "
+                "cmus's time depends on how it is started (0.4–12 s for 10,000 files on this machine): see "
+                "*A caveat on the cmus reference* in [benchmarks-library.md](benchmarks-library.md).")
             add("")
     if se:
         la, im = se["latency"], se.get("import", {})

@@ -995,14 +995,13 @@ def bench_resume(ctx: dict, reps: int, ref_reps: int) -> dict:
             moved = next(((t, p) for t, p in run.positions() if t > killed and stalled is not None
                           and p >= stalled + 0.2), None)
             back = next((t for t, line in run.errors if "is back" in line and t > killed), None)
-            # Where Refrain's clock stood when the sound came back (it resumes at `stalled`).
+            # Where Refrain's clock stood when the sound came back (it resumes at `stalled`): the
+            # last position reported before that moment, not extrapolated.
             lead = None
             if heard is not None and stalled is not None:
-                before = [(t, p) for t, p in run.positions() if t <= heard]
-                if before and before[-1][1] > stalled + 0.02:
-                    lead = before[-1][1] + (heard - before[-1][0]) - stalled
-                elif before:
-                    lead = 0.0
+                before = [p for t, p in run.positions() if t <= heard]
+                if before:
+                    lead = before[-1] - stalled
             row.update({
                 "outage_s": launched - killed, "server_start_ms": (ready - launched) * 1000,
                 "stalled_at": stalled, "stalled_drift": None if stalled_before is None or stalled is None
@@ -1487,10 +1486,10 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
                 "answers (*ready*), then at once record the sink's monitor (`parec --latency-msec=20`, placed on "
                 "the monotonic clock as the end-to-end Recorder does) and poll `pactl list short sink-inputs` until "
                 "a playback stream is back. *Heard* is the first sample above −60 dBFS (steps.mp3 is never "
-                "silent); *position moves* is the arrival of the first `position` event that advances on the one "
-                "before; *message* is Refrain's `audio server is back` line on stderr; *clock when heard* is "
-                "Refrain's reported position at the heard moment minus where it stalled (0 = the clock waits "
-                "for the sound). All times are after *ready*.")
+                "silent); *position moves* is the arrival of the first `position` event at least 0.2 s past "
+                "where playback stalled; *message* is Refrain's `audio server is back` line on stderr; *clock "
+                "when heard* is the last `position` Refrain reported before the sound came back minus where it "
+                "stalled (events come every 200 ms). All times are after *ready*.")
             add("")
             add("| rep | outage | server start → ready | stream back on the server | heard | position moves (to) | message | clock when heard |")
             add("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -1505,6 +1504,7 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
             heard = [r["heard_ms"] for r in rs["rows"] if r.get("heard_ms") is not None]
             pos = [r["position_ms"] for r in rs["rows"] if r.get("position_ms") is not None]
             streams = [r["stream_ms"] for r in rs["rows"] if r.get("stream_ms") is not None]
+            leads = [r["clock_lead_ms"] for r in rs["rows"] if r.get("clock_lead_ms") is not None]
             add("")
             refs = rs.get("ref_rows") or []
             if refs:
@@ -1526,8 +1526,10 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
                        "and nothing reaches its monitor before that block ends, whoever plays. So *heard* here is the "
                        "test sink's floor, and Refrain's own share is the time to get its stream back; on a sound "
                        "card the sound would follow the stream within its buffer target (100 ms by default). "
-                       "*Clock when heard* is as recorded: the monitor runs up to one block ahead of the sink's "
-                       "clock (see *Method*), so on the sink's clock the lead is smaller by up to that block."
+                       + (f"Refrain's clock waited for the sound: by the first sample heard it had moved "
+                          f"{median(leads):.0f} ms (median) past where it stalled." if leads and median(leads) < 100 else
+                          f"**Refrain's clock ran ahead of the sound**: by the first sample heard it was already "
+                          f"{median(leads):.0f} ms (median) past where it stalled." if leads else "")
                        if rh else ""))
                 add("")
             if rs.get("stderr"):
