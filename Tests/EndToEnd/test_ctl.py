@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -55,11 +56,16 @@ class Player:
 
     def stop(self) -> None:
         subprocess.run(self.tmux + ["kill-server"], capture_output=True)
+        # tmux leaves its socket file behind.
+        folder = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (folder / self.tmux[2]).unlink(missing_ok=True)
 
 
 @pytest.fixture
 def player(refrain_bin, tmp_path):
-    instance = Player(refrain_bin, tmp_path, f"refrain-ctl-{os.getpid()}")
+    # A tmux server of its own per test: one still exiting from the last test's
+    # `quit` would refuse the next test's session.
+    instance = Player(refrain_bin, tmp_path, f"refrain-ctl-{uuid.uuid4().hex[:12]}")
     instance.start()
     yield instance
     instance.ctl("quit")

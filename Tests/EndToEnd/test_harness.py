@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import audio_analysis as aa
+from harness import Recorder
 
 
 def sine(freq, seconds, rate=44100, amp=0.5):
@@ -41,10 +42,9 @@ def test_analysis_measures_known_signals():
     assert aa.heard_position(changes, 2.75) == pytest.approx(20.25, abs=0.02)
 
 
-def test_recorder_clock_matches_wall_clock(recorder):
-    """A burst written to a low-latency stream at a known moment shows up at
-    that moment in the recording: the recorder's t0 can be trusted to align
-    Refrain's events with what was heard."""
+def _burst_offsets(recorder) -> list[float]:
+    """Writes two bursts to a low-latency pacat stream at known moments and
+    returns when each was heard in the recording, minus when it was written."""
     pacat = subprocess.Popen(["pacat", "--playback", "--latency-msec=10", "--rate=44100", "--channels=1",
                               "--format=s16le", "--raw"], stdin=subprocess.PIPE)
     silence = np.zeros(441, "<i2").tobytes()
@@ -66,10 +66,34 @@ def test_recorder_clock_matches_wall_clock(recorder):
     pacat.stdin.close()
     assert pacat.wait(10) == 0
     rec = recorder.stop(tail=0.3)
+    offsets = []
     for m in marks:
         heard = aa.sound_start(rec.audio, after=rec.at(m) - 0.3)
-        assert heard is not None
-        assert heard - rec.at(m) == pytest.approx(0.0, abs=0.04), "burst heard off its write time"
+        assert heard is not None, "burst not heard at all"
+        offsets.append(heard - rec.at(m))
+    return offsets
+
+
+def test_recorder_clock_matches_wall_clock(recorder, pulse, tmp_path):
+    """A burst written to a low-latency stream at a known moment shows up at
+    that moment in the recording: the recorder's t0 can be trusted to align
+    Refrain's events with what was heard.
+
+    A 10 ms pacat stream that underruns on a loaded machine waits to refill and
+    from then on plays late, so a burst can only be heard late for reasons that
+    are pacat's; heard early would mean the recorder's clock is wrong. Up to
+    three runs: none may be early, and one must line up within 40 ms.
+    """
+    runs = [_burst_offsets(recorder)]
+    while len(runs) < 3 and not all(abs(o) <= 0.04 for o in runs[-1]):
+        again = Recorder(pulse["sink"], tmp_path / f"recording-{len(runs)}.wav")
+        again.start()
+        try:
+            runs.append(_burst_offsets(again))
+        finally:
+            again.kill()
+    assert all(o >= -0.04 for run in runs for o in run), f"burst heard before it was written: {runs}"
+    assert any(all(abs(o) <= 0.04 for o in run) for run in runs), f"burst heard off its write time: {runs}"
 
 
 def test_mpg123_stand_in_is_heard_at_pitch_and_length(recorder, fixtures_dir):
