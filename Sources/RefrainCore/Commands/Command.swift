@@ -24,6 +24,28 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case up, down, pageUp = "pageup", pageDown = "pagedown", top, bottom, left, right
   }
 
+  /// A change to a saved playlist, named by its ID (`playlist list` shows the IDs).
+  ///
+  /// Positions count from 1, as `playlist show` lists them.
+  public enum PlaylistEdit: Sendable, Hashable {
+    /// Lists every playlist: ID, name, track count.
+    case list
+    /// Lists one playlist's tracks.
+    case show(Int64)
+    /// Makes an empty playlist with this name.
+    case create(String)
+    /// Renames a playlist.
+    case rename(Int64, String)
+    /// Deletes a playlist.
+    case delete(Int64)
+    /// Appends a file, a URL, or `current` (the track playing now).
+    case add(Int64, String)
+    /// Removes the track at a position.
+    case remove(Int64, Int)
+    /// Moves the track at one position to another.
+    case move(Int64, from: Int, to: Int)
+  }
+
   /// A top-level pane.
   public enum Pane: String, Sendable, Hashable, CaseIterable {
     case home, search, library, player, queue
@@ -69,6 +91,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case playAll
   case queueAdd(String)
   case queueClear
+  case playlist(PlaylistEdit)
   case status
 
   public var description: String {
@@ -114,7 +137,21 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .playAll: return "playall"
     case .queueAdd(let item): return "queue add \(item)"
     case .queueClear: return "queue clear"
+    case .playlist(let edit): return "playlist \(Self.describe(edit))"
     case .status: return "status"
+    }
+  }
+
+  private static func describe(_ edit: PlaylistEdit) -> String {
+    switch edit {
+    case .list: return "list"
+    case .show(let id): return "show \(id)"
+    case .create(let name): return "create \(name)"
+    case .rename(let id, let name): return "rename \(id) \(name)"
+    case .delete(let id): return "delete \(id)"
+    case .add(let id, let item): return "add \(id) \(item)"
+    case .remove(let id, let position): return "remove \(id) \(position)"
+    case .move(let id, let from, let to): return "move \(id) \(from) \(to)"
     }
   }
 

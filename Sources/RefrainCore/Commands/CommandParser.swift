@@ -19,7 +19,7 @@ public enum CommandParser {
     "lyrics", "seekmode", "follow", "nudge", "show", "tab", "up", "down", "pageup", "pagedown",
     "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
     "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
-    "queue", "status",
+    "queue", "playlist", "status",
   ]
 
   /// Parses one command line.
@@ -92,9 +92,42 @@ public enum CommandParser {
         if !item.isEmpty { return .queueAdd(item) }
       }
       throw CommandParseError("expected 'queue add PATH|URL' or 'queue clear'")
+    case "playlist": return .playlist(try playlistEdit(rest))
     default:
       if let move = Command.Move(rawValue: verb) { return try noArgument(.move(move)) }
       throw CommandParseError("unknown command '\(verb)'")
+    }
+  }
+
+  /// Reads what follows `playlist`: `list`, `show ID`, `create NAME`, `rename ID NAME`,
+  /// `delete ID`, `add ID PATH|URL|current`, `remove ID POS`, `move ID FROM TO`.
+  static func playlistEdit(_ text: String) throws(CommandParseError) -> Command.PlaylistEdit {
+    let expected = CommandParseError(
+      "expected 'playlist list|show ID|create NAME|rename ID NAME|delete ID|add ID PATH|"
+        + "remove ID POS|move ID FROM TO'")
+    let words = text.split(separator: " ", maxSplits: 2).map(String.init)
+    guard let action = words.first?.lowercased() else { throw expected }
+    let id = words.count > 1 ? Int64(words[1]).flatMap { $0 > 0 ? $0 : nil } : nil
+    let tail = words.count > 2 ? words[2].trimmingCharacters(in: .whitespaces) : ""
+    func positions(_ count: Int) throws(CommandParseError) -> [Int] {
+      let fields = tail.split(separator: " ")
+      let values = fields.compactMap { Int($0) }.filter { $0 >= 1 && $0 <= 1_000_000 }
+      guard fields.count == count, values.count == count else { throw expected }
+      return values
+    }
+    switch (action, id) {
+    case ("list", _) where words.count == 1: return .list
+    case ("create", _) where words.count > 1:
+      return .create(text.dropFirst(words[0].count).trimmingCharacters(in: .whitespaces))
+    case ("show", let id?) where tail.isEmpty: return .show(id)
+    case ("delete", let id?) where tail.isEmpty: return .delete(id)
+    case ("rename", let id?) where !tail.isEmpty: return .rename(id, tail)
+    case ("add", let id?) where !tail.isEmpty: return .add(id, tail)
+    case ("remove", let id?): return .remove(id, try positions(1)[0])
+    case ("move", let id?):
+      let values = try positions(2)
+      return .move(id, from: values[0], to: values[1])
+    default: throw expected
     }
   }
 

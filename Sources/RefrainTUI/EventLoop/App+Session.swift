@@ -5,7 +5,7 @@ import RefrainCore
 /// Saving and restoring the session, and what `refrain ctl status` reports.
 extension App {
   /// The catalog track behind a queued track (or one made from what the queue knows).
-  private func catalogTrack(for track: Track) -> CatalogTrack {
+  func catalogTrack(for track: Track) -> CatalogTrack {
     if let known = catalogTracks[track.id] { return known }
     return CatalogTrack(
       id: track.id, provider: track.provider ?? "file", title: track.title, artist: track.artist,

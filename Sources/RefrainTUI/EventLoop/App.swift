@@ -177,8 +177,10 @@ public final class App {
     case .queueClear:
       presenter.clearQueue()
     case .queueAdd(let item):
-      presenter.enqueue([Track(argument: item)])
+      presenter.enqueue([Track(argument: Self.expandingHome(item))])
       setStatus("added to the queue")
+    case .playlist(let edit):
+      runPlaylistEdit(edit)
     case .status, .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .newPlaylist,
       .rename, .delete, .remove, .moveItemUp, .moveItemDown, .playAll:
       if case .newPlaylist(let name) = command {

@@ -103,9 +103,7 @@ final class ControlServer {
   private func answer(_ request: String, app: App) -> String {
     do {
       let command = try CommandParser.parse(request)
-      if command == .status { return app.statusJSON() }
-      app.handle(remote: command)
-      return "ok"
+      return try app.answer(remote: command)
     } catch {
       return "error: \(error)"
     }
