@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FIXTURES := Tests/Fixtures/generated
 
-.PHONY: run build release test unit e2e fixtures bench fuzz format clean
+.PHONY: run build release install test unit e2e fixtures bench fuzz format clean
 
 run: release
 	./.build/release/refrain
@@ -10,6 +10,11 @@ run: release
 release:
 	@scripts/install-deps build
 	$(SWIFT) build -c release --product refrain
+
+# Installs the release binary and the demo catalog: PREFIX/bin, PREFIX/share/refrain.
+PREFIX ?= /usr/local
+install: release
+	scripts/install-refrain .build/release/refrain $(DESTDIR)$(PREFIX)
 
 build:
 	@scripts/install-deps build

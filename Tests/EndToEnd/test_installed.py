@@ -1,0 +1,82 @@
+"""The demo catalog from an installed Refrain, far from the source tree.
+
+`scripts/install-refrain` (what `make install` runs) copies the built binary and its
+resources into a fresh prefix under /tmp. Run from there, with no REFRAIN_RESOURCES and
+the working directory elsewhere, Refrain must find its demo catalog beside the binary:
+search it in English and Korean, open Home on it, and play a demo track with its lyrics.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from test_tui import TUI
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def installed(refrain_bin, tmp_path) -> Path:
+    prefix = tmp_path / "prefix"
+    done = subprocess.run([str(REPO / "scripts" / "install-refrain"), str(refrain_bin), str(prefix)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    binary = prefix / "bin" / "refrain"
+    assert REPO not in binary.resolve().parents
+    return binary
+
+
+def clean_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "REFRAIN_RESOURCES"}
+    env.update(LANG="C.UTF-8", XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"))
+    return env
+
+
+def search(binary: Path, query: str, tmp_path: Path, kind: str = "track") -> list[dict]:
+    result = subprocess.run([str(binary), "search", "--provider", "demo", "--type", kind, "--json", query],
+                            capture_output=True, text=True, timeout=30, cwd="/", env=clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()] \
+        if not result.stdout.lstrip().startswith("[") else json.loads(result.stdout)
+
+
+def test_installed_binary_searches_its_demo_catalog(installed, tmp_path):
+    english = search(installed, "static", tmp_path)
+    assert [r["title"] for r in english][:1] == ["Refrain in the Static"], english
+    assert english[0]["playable"] is True
+    korean = search(installed, "우산", tmp_path)
+    assert "우산 하나" in [r["title"] for r in korean], korean
+    albums = search(installed, "밤", tmp_path, kind="album")
+    assert albums, "no demo album matched 밤"
+
+
+def test_installed_binary_plays_a_demo_track_with_its_lyrics(installed, tmp_path):
+    track = installed.parent.parent / "share" / "refrain" / "demo" / "tracks" / "one-umbrella.mp3"
+    result = subprocess.run([str(installed), "play", str(track), "--output", "null", "--events",
+                             "--duration", "10.5"], capture_output=True, text=True, timeout=30, cwd="/",
+                            env=clean_env(tmp_path), stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    lines = [(e["index"], e["text"], e["t"]) for e in events
+             if e.get("event") == "line" and isinstance(e.get("index"), int) and e["index"] >= 0]
+    assert [(i, text) for i, text, _ in lines] == [(0, "비가 내리는 버스 정류장"), (1, "우산 하나에 두 사람")], events
+    assert [t for _, _, t in lines] == pytest.approx([5.45, 9.55], abs=0.1)
+
+
+def test_installed_binary_opens_home_on_the_demo_catalog(installed, tmp_path):
+    tui = TUI(installed, tmp_path / "home", "installed")
+    try:
+        tui.env.pop("REFRAIN_RESOURCES", None)
+        tui.start("--output", "null")
+        screen = tui.wait_text("New releases")
+        for section in ("Featured playlists", "Top tracks"):
+            assert section in screen, screen
+        assert "Refrain · demo" in screen
+    finally:
+        tui.close()
