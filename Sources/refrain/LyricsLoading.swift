@@ -8,12 +8,16 @@ import RefrainCore
 /// sources (sidecar `.lrc`, ID3 USLT, the cache, the online service).
 enum LyricsLoading {
   /// A loader for `environment` (XDG paths, `REFRAIN_LRCLIB_URL`) and config.toml's
-  /// `[lyrics]` sources, order and offset, and `online.lrclib_url`.
+  /// `[lyrics]` sources, order and offset, and `online.lrclib_url`. Fetched lyrics are
+  /// cached in `library` when there is one, else in files under `$XDG_CACHE_HOME`.
   static func makeLoader(
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    configuration: RefrainConfiguration = RefrainConfiguration()
+    configuration: RefrainConfiguration = RefrainConfiguration(),
+    library: LibraryStore? = nil
   ) -> @Sendable (Track) async -> LyricsResult {
-    let cache = LyricsCache(directory: LyricsCache.defaultDirectory(environment: environment))
+    let cache =
+      library.map { LyricsCache(storage: LibraryLyricsCache(store: $0)) }
+      ?? LyricsCache(directory: LyricsCache.defaultDirectory(environment: environment))
     let online = configuration.lrclibURL(environment: environment).map {
       LRCLIBLyricsSource(baseURL: $0)
     }

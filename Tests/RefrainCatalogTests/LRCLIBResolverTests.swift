@@ -52,6 +52,33 @@ final class LRCLIBResolverTests: XCTestCase {
     XCTAssertEqual(again, .instrumental(source: .cache))
   }
 
+  func test_withALibrary_answersAreCachedInItsDatabase() async throws {
+    let server = try XCTUnwrap(server)
+    let library = try LibraryTestSupport.makeStore(self)
+    let cache = LyricsCache(storage: LibraryLyricsCache(store: library))
+    func resolver(_ scenario: String, _ timeout: Double) -> LyricsResolver {
+      LyricsResolver.standard(
+        cache: cache,
+        online: LRCLIBLyricsSource(baseURL: server.baseURL(scenario), timeout: timeout),
+        timeout: 8)
+    }
+    let first = try await resolver("synced", 5).resolve(query)
+    XCTAssertEqual(first.source, .online)
+    let row = try XCTUnwrap(library.cachedLyrics(for: LyricsCache.key(for: query)))
+    XCTAssertTrue(row.text.contains("\"lyrics\""), row.text)
+
+    let second = try await resolver("hang", 0.3).resolve(query)
+    XCTAssertEqual(second.source, .cache)
+    XCTAssertEqual(second.document?.lines, first.document?.lines)
+
+    // A damaged row is dropped and reported, and the track is looked up again.
+    try library.cacheLyrics("{not json", for: LyricsCache.key(for: query))
+    XCTAssertEqual(
+      cache.lookup(query),
+      .unreadable(reason: "the cached lyrics were unreadable and were discarded"))
+    XCTAssertNil(try library.cachedLyrics(for: LyricsCache.key(for: query)))
+  }
+
   // MARK: - Slow service
 
   func test_slowService_isCutOffByTheTotalTimeout() async throws {

@@ -59,7 +59,9 @@ final class LyricsSourcesCacheTests: XCTestCase {
     try cache.store(.lyrics(LRCParser.parse("[00:01.50]hello")), for: query)
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     XCTAssertEqual(files, [LyricsCache.key(for: query) + ".json"])
-    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: cache.fileURL(for: query)))
+    let object = try JSONSerialization.jsonObject(
+      with: Data(
+        contentsOf: LyricsCacheFolder(directory: folder).fileURL(for: LyricsCache.key(for: query))))
     let entry = try XCTUnwrap(object as? [String: Any])
     XCTAssertEqual(entry["lyrics"] as? String, "[00:01.500]hello\n")
     XCTAssertEqual(entry["instrumental"] as? Bool, false)
@@ -70,7 +72,7 @@ final class LyricsSourcesCacheTests: XCTestCase {
   func test_corruptEntry_isReported_andRemoved() async throws {
     let cache = LyricsCache(directory: folder)
     try cache.store(.instrumental, for: query)
-    let url = cache.fileURL(for: query)
+    let url = LyricsCacheFolder(directory: folder).fileURL(for: LyricsCache.key(for: query))
     try Data("{\"version\":1,\"key\":".utf8).write(to: url)
 
     XCTAssertEqual(
@@ -85,7 +87,9 @@ final class LyricsSourcesCacheTests: XCTestCase {
     let other = LyricsQuery(title: "Other", artist: "Band")
     try cache.store(.instrumental, for: other)
     // Pretend the other track's entry sits at our key (a hash collision).
-    try FileManager.default.moveItem(at: cache.fileURL(for: other), to: cache.fileURL(for: query))
+    try FileManager.default.moveItem(
+      at: LyricsCacheFolder(directory: folder).fileURL(for: LyricsCache.key(for: other)),
+      to: LyricsCacheFolder(directory: folder).fileURL(for: LyricsCache.key(for: query)))
     XCTAssertEqual(cache.lookup(query), .miss)
   }
 

@@ -35,6 +35,15 @@ extension LibraryStore {
     }
   }
 
+  /// Drops the cached lyrics for `key`; returns whether there were any.
+  @discardableResult
+  public func removeCachedLyrics(forKey key: String) throws -> Bool {
+    try write { db in
+      try db.execute(sql: "DELETE FROM lyrics_cache WHERE key = ?", arguments: [key])
+      return db.changesCount > 0
+    }
+  }
+
   /// Drops cached lyrics fetched before `date`; returns how many were dropped.
   @discardableResult
   public func removeCachedLyrics(fetchedBefore date: Date) throws -> Int {

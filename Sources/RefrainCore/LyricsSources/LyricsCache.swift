@@ -1,13 +1,55 @@
 import Foundation
 
-/// Lyrics the online service sent before, kept as files so a track is looked up only once.
+/// Where the lyrics cache keeps its entries: one small JSON document per key.
 ///
-/// Each entry is a small JSON file `<key>.json` under the cache folder
-/// (`$XDG_CACHE_HOME/refrain/lyrics/`, by default `~/.cache/refrain/lyrics/`):
-/// `{"version":1,"key":"…","instrumental":false,"lyrics":"…LRC or plain text…"}`.
+/// The full-screen player keeps them in the library database
+/// (`LibraryStore`'s `lyrics_cache` table); without one, they are files.
+public protocol LyricsCacheStorage: Sendable {
+  /// The document stored under `key`, or `nil` when there is none.
+  func read(_ key: String) throws -> Data?
+  /// Stores `data` under `key`, replacing any earlier document.
+  func write(_ data: Data, for key: String) throws
+  /// Deletes the document under `key`, if there is one.
+  func remove(_ key: String)
+}
+
+/// Cache entries as files `<key>.json` in one folder, each replaced atomically.
+public struct LyricsCacheFolder: LyricsCacheStorage {
+  /// The folder that holds the entries; created on the first write.
+  public let directory: URL
+
+  /// Creates storage in `directory`.
+  public init(directory: URL) { self.directory = directory }
+
+  /// The file that holds the document for `key`.
+  public func fileURL(for key: String) -> URL {
+    directory.appendingPathComponent(key + ".json")
+  }
+
+  public func read(_ key: String) throws -> Data? {
+    let url = fileURL(for: key)
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    return try Data(contentsOf: url)
+  }
+
+  public func write(_ data: Data, for key: String) throws {
+    try LyricsAtomicFile.write(data, to: fileURL(for: key))
+  }
+
+  public func remove(_ key: String) {
+    try? FileManager.default.removeItem(at: fileURL(for: key))
+  }
+}
+
+/// Lyrics the online service sent before, kept so a track is looked up only once.
+///
+/// Each entry is a small JSON document under the track's key:
+/// `{"instrumental":false,"key":"…","lyrics":"…LRC or plain text…","version":1}`.
 /// The key hashes the artist, title, album and the duration in whole seconds, so the same
-/// track finds its entry in every run. Writes replace the file atomically; an entry that
-/// cannot be read is deleted and reported, and the track is looked up again.
+/// track finds its entry in every run. An entry that cannot be read is deleted and
+/// reported, and the track is looked up again. Where entries live is a
+/// ``LyricsCacheStorage``: the library database, or files in
+/// `$XDG_CACHE_HOME/refrain/lyrics/` (by default `~/.cache/refrain/lyrics/`).
 public struct LyricsCache: Sendable {
   /// What the cache holds for one track.
   public enum Entry: Sendable, Equatable {
@@ -27,12 +69,17 @@ public struct LyricsCache: Sendable {
     case unreadable(reason: String)
   }
 
-  /// The folder that holds the entries.
-  public let directory: URL
+  /// Where the entries are kept.
+  public let storage: any LyricsCacheStorage
 
-  /// Creates a cache in `directory`; the folder is created on the first write.
+  /// Creates a cache over `storage`.
+  public init(storage: any LyricsCacheStorage) {
+    self.storage = storage
+  }
+
+  /// Creates a cache of files in `directory`; the folder is created on the first write.
   public init(directory: URL) {
-    self.directory = directory
+    self.init(storage: LyricsCacheFolder(directory: directory))
   }
 
   /// `$XDG_CACHE_HOME/refrain/lyrics`, or `~/.cache/refrain/lyrics` when it is unset.
@@ -51,26 +98,26 @@ public struct LyricsCache: Sendable {
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
-  /// The file that holds the entry for `query`.
-  public func fileURL(for query: LyricsQuery) -> URL {
-    directory.appendingPathComponent(Self.key(for: query) + ".json")
-  }
-
   /// Reads the entry for `query`.
   public func lookup(_ query: LyricsQuery) -> Lookup {
-    let url = fileURL(for: query)
-    guard FileManager.default.fileExists(atPath: url.path) else { return .miss }
-    guard let data = try? Data(contentsOf: url),
-      let stored = try? JSONDecoder().decode(StoredEntry.self, from: data)
-    else {
-      try? FileManager.default.removeItem(at: url)
+    let key = Self.key(for: query)
+    let data: Data?
+    do {
+      data = try storage.read(key)
+    } catch {
+      storage.remove(key)
+      return .unreadable(reason: "the cached lyrics were unreadable and were discarded")
+    }
+    guard let data else { return .miss }
+    guard let stored = try? JSONDecoder().decode(StoredEntry.self, from: data) else {
+      storage.remove(key)
       return .unreadable(reason: "the cached lyrics were unreadable and were discarded")
     }
     // Another track whose identity hashes to the same key: not ours.
     guard stored.key == Self.identity(of: query) else { return .miss }
     if stored.instrumental { return .hit(.instrumental) }
     guard let text = stored.lyrics else {
-      try? FileManager.default.removeItem(at: url)
+      storage.remove(key)
       return .unreadable(reason: "the cached lyrics entry was empty and was discarded")
     }
     return .hit(.lyrics(LRCParser.parse(text)))
@@ -90,12 +137,12 @@ public struct LyricsCache: Sendable {
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    try LyricsAtomicFile.write(try encoder.encode(stored), to: fileURL(for: query))
+    try storage.write(try encoder.encode(stored), for: Self.key(for: query))
   }
 
   /// Deletes the entry for `query`, if there is one.
   public func remove(_ query: LyricsQuery) {
-    try? FileManager.default.removeItem(at: fileURL(for: query))
+    storage.remove(Self.key(for: query))
   }
 
   /// The fields that identify a track, normalised (case, spaces) and joined.

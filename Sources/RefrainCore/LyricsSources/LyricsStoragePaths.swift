@@ -1,17 +1,11 @@
 import Foundation
 
-/// Where the lyrics cache and the offset store live, following the XDG base directories.
+/// Where the file lyrics cache lives, following the XDG base directories.
 enum LyricsStoragePaths {
   /// `$XDG_CACHE_HOME/refrain/lyrics`, or `~/.cache/refrain/lyrics`.
   static func cacheDirectory(environment: [String: String]) -> URL {
     base("XDG_CACHE_HOME", fallback: ".cache", environment: environment)
       .appendingPathComponent("refrain/lyrics", isDirectory: true)
-  }
-
-  /// `$XDG_DATA_HOME/refrain`, or `~/.local/share/refrain`.
-  static func dataDirectory(environment: [String: String]) -> URL {
-    base("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
-      .appendingPathComponent("refrain", isDirectory: true)
   }
 
   /// The XDG directory in `variable`; the spec ignores values that are empty or relative.
