@@ -17,4 +17,13 @@ public protocol AudioOutput: AnyObject {
   var latency: Double { get }
   /// Releases the device or file.
   func close()
+  /// Whether the player closes this output when nothing has played for a while.
+  ///
+  /// A sound-server connection keeps a thread waking while it is open; a file must stay
+  /// open until the end.
+  var closesWhenIdle: Bool { get }
+}
+
+extension AudioOutput {
+  public var closesWhenIdle: Bool { false }
 }

@@ -15,7 +15,9 @@ public final class PulseOutput: AudioOutput {
   private let sink: String?
 
   /// The buffer target from `REFRAIN_BUFFER_MS` (20–2000), else the default.
-  public static func bufferTarget(environment: [String: String] = ProcessInfo.processInfo.environment)
+  public static func bufferTarget(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  )
     -> Double
   {
     guard let text = environment["REFRAIN_BUFFER_MS"], let ms = Double(text) else { return 0.1 }
@@ -84,6 +86,9 @@ public final class PulseOutput: AudioOutput {
     let micros = pa_simple_get_latency(stream, &error)
     return micros == UInt64.max ? 0 : Double(micros) / 1_000_000
   }
+
+  /// Closed after a while paused or stopped, so libpulse's thread stops waking.
+  public var closesWhenIdle: Bool { true }
 
   public func close() {
     if let stream { pa_simple_free(stream) }

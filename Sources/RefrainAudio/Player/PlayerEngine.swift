@@ -38,13 +38,21 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// Whether a track ended with no successor prepared yet; a late `prepare` starts it.
   private var awaitingSuccessor = false
   private var buffer = [UInt8](repeating: 0, count: 4608)
+  /// Whether the output is open (the player closes an idle sound-server connection).
+  private var outputOpen = false
+  /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
+  private let idleClose: Double
   private var thread: Thread?
   private let pipeRead: Int32
   private let pipeWrite: Int32
 
   /// Creates an engine writing to `output` and starts its thread.
-  public init(output: any AudioOutput) {
+  ///
+  /// An output that ``AudioOutput/closesWhenIdle`` is closed after `idleClose` seconds
+  /// paused or stopped, and opened again on the next play or resume.
+  public init(output: any AudioOutput, idleClose: Double = 2.0) {
     self.output = output
+    self.idleClose = idleClose
     var fds: [Int32] = [0, 0]
     if pipe(&fds) == 0 {
       for fd in fds {
@@ -164,14 +172,25 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private func run() {
     while true {
       lock.lock()
-      while mailbox.isEmpty && !(currentState == .playing && current != nil) { lock.wait() }
+      while mailbox.isEmpty && !(currentState == .playing && current != nil) {
+        guard outputOpen && output.closesWhenIdle else {
+          lock.wait()
+          continue
+        }
+        if !lock.wait(until: Date().addingTimeInterval(idleClose)), mailbox.isEmpty {
+          // Paused or stopped for a while: hang up, so nothing wakes until the next play.
+          lock.unlock()
+          closeOutput()
+          lock.lock()
+        }
+      }
       let commands = mailbox
       mailbox.removeAll()
       lock.unlock()
       for command in commands {
         if case .shutdown = command {
           current = nil
-          output.close()
+          closeOutput()
           return
         }
         handle(command)
@@ -204,7 +223,15 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       withClock { $0.reset(to: reached) }
       setState(.paused)
     case .resume:
-      if state == .paused, current != nil { setState(.playing) }
+      guard state == .paused, let current else { return }
+      do {
+        try openOutput(current.decoder.format)
+        setState(.playing)
+      } catch {
+        // The audio server went away while paused: wait for it as after a lost stream.
+        setState(.playing)
+        reconnect(current, after: "\(error)")
+      }
     case .stop:
       awaitingSuccessor = false
       output.drop()
@@ -264,7 +291,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   @discardableResult
   private func begin(_ loaded: Loaded, at start: Double) -> Bool {
     do {
-      try output.open(loaded.decoder.format)
+      try openOutput(loaded.decoder.format)
       var reached = 0.0
       if start > 0 {
         let limit = loaded.decoder.duration.map { max(0, $0 - 0.001) } ?? start
@@ -281,6 +308,16 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       fail(loaded.track, error)
       return false
     }
+  }
+
+  private func openOutput(_ format: AudioFormat) throws {
+    try output.open(format)
+    outputOpen = true
+  }
+
+  private func closeOutput() {
+    output.close()
+    outputOpen = false
   }
 
   private func fail(_ track: Track, _ error: Error) {
@@ -300,7 +337,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       if count > 0 {
         applyVolume(count: count)
         do {
-          try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+          try buffer.withUnsafeBytes {
+            try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+          }
         } catch AudioError.outputFailed(let detail) {
           reconnect(loaded, after: detail)
           return
@@ -322,7 +361,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// a new track or a seek ends the wait (a seek moves the resume position).
   private func reconnect(_ loaded: Loaded, after detail: String) {
     var resumeAt = withClock { $0.position(at: MonotonicClock.now) }
-    output.close()
+    closeOutput()
     withClock { $0.reset(to: resumeAt) }
     setState(.loading)
     post(.warning("audio server lost (\(detail)): paused, retrying…"))
@@ -348,7 +387,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         }
       }
       do {
-        try output.open(loaded.decoder.format)
+        try openOutput(loaded.decoder.format)
         let reached = try loaded.decoder.seek(to: resumeAt)
         withClock { $0.reset(to: reached) }
         setState(.playing)
@@ -369,7 +408,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       // Gapless: the output keeps playing the tail of the ended track while this one starts.
       current = following
       withClock { $0.reset(to: 0, sampleRate: following.decoder.format.sampleRate) }
-      post(.trackEnded(ended.track), .started(following.track, duration: following.decoder.duration))
+      post(
+        .trackEnded(ended.track), .started(following.track, duration: following.decoder.duration))
       return
     }
     try? output.drain()
