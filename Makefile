@@ -40,8 +40,9 @@ bench: fixtures release
 	$(SWIFT) build -c release --product refrain-bench
 	scripts/with-test-pulse python3 scripts/bench.py
 
-# Long fuzz runs: the config reader at 100× its `make test` case count (550,000 cases),
-# plus the parsers' seeded random-input tests.
+# Long fuzz runs: every seeded fuzz and property test at 100× its `make test` case count,
+# so at least 100,000 cases each: LRC parser 400,000, FLO song reader 400,000,
+# command parser 600,000, config reader 550,000.
 fuzz: fixtures
 	REFRAIN_FUZZ_SCALE=100 $(SWIFT) test --filter "Fuzz|Property|RandomInput"
 

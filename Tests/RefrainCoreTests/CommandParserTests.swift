@@ -62,16 +62,82 @@ final class CommandParserTests: XCTestCase {
     }
   }
 
+  // MARK: - Fuzz
+
+  /// Lines that parse, to mutate: every printed command, typed variants and playlist edits.
+  private var validLines: [String] {
+    every.map(\.description) + [
+      "seek 1:23", "seek 1:02:03", "  SEEK   -5 ", "vol +10", "q", "previous", "volume -100",
+      "nudge -60000", "lyrics line 0", "queue add  http://host/a.mp3", "playlist list",
+      "playlist show 3", "playlist create Road trip", "playlist rename 2 New name",
+      "playlist delete 4", "playlist add 1 current", "playlist add 1 /music/a.mp3",
+      "playlist remove 2 5", "playlist move 2 1 3",
+    ]
+  }
+
+  /// Pieces that mutations insert: separators, signs, numbers at and past each limit.
+  private static let mutationTokens = [
+    " ", "  ", "\t", "\n", "\u{A0}", "\u{3000}", "+", "-", ":", ".", "e", "E", "0", "1", "9",
+    "59", "60", "99", "100", "101", "1e308", "1e400", "inf", "nan", "0x1p4", "86400", "86401",
+    "60000", "60001", "1000000", "1000001", "9223372036854775807", "-9223372036854775808",
+    "9223372036854775808", "current", "line", "add", "clear", "show", "move", "é", "한",
+    "\u{1B}", "\u{0}", "\u{301}",
+  ]
+
+  /// Checks that `text` parses or throws a message, and that a parsed command prints
+  /// itself in a form that parses back to the same command.
+  private func assertRoundTrips(_ text: String, seed: UInt64) {
+    do {
+      let command = try CommandParser.parse(text)
+      XCTAssertEqual(
+        try? CommandParser.parse(command.description), command,
+        "seed \(seed): \(text.debugDescription) printed as \(command.description.debugDescription)")
+    } catch {
+      XCTAssertFalse(error.message.isEmpty, "seed \(seed): \(text.debugDescription)")
+    }
+  }
+
   func testRandomInputNeverCrashes() {
-    var generator = SeededRandom(seed: 7)
-    let alphabet = Array("seek volume lyrics line queue add +-:0123456789 abc\u{1B}[]한".unicodeScalars)
-    for _ in 0..<3_000 {
+    let alphabet = Array(
+      "seek volume lyrics line queue add +-:0123456789 abc\u{1B}[]한".unicodeScalars)
+    for seed in FuzzScale.seeds(3_000, from: 7 << 32) {
+      var generator = SeededRandom(seed: seed)
       let length = Int.random(in: 0..<24, using: &generator)
       var text = ""
-      for _ in 0..<length { text.unicodeScalars.append(alphabet.randomElement(using: &generator) ?? " ") }
-      if let command = try? CommandParser.parse(text) {
-        XCTAssertEqual(try? CommandParser.parse(command.description), command, text)
+      for _ in 0..<length {
+        text.unicodeScalars.append(alphabet.randomElement(using: &generator) ?? " ")
       }
+      assertRoundTrips(text, seed: seed)
+    }
+  }
+
+  func testRandomInputMutatedFromValidLines() {
+    let lines = validLines.map { Array($0.unicodeScalars) }
+    for seed in FuzzScale.seeds(3_000, from: 8 << 32) {
+      var generator = SeededRandom(seed: seed)
+      var scalars = lines[Int(seed % UInt64(lines.count))]
+      for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        let index = Int.random(in: 0...scalars.count, using: &generator)
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0 where index < scalars.count: scalars.remove(at: index)
+        case 1 where index < scalars.count:
+          scalars[index] = scalars.randomElement(using: &generator) ?? " "
+        case 2: scalars.removeSubrange(index...)
+        case 3:
+          let other = lines.randomElement(using: &generator) ?? []
+          scalars.insert(
+            contentsOf: other.suffix(Int.random(in: 0...8, using: &generator)), at: index)
+        case 4 where index < scalars.count:
+          scalars[index] =
+            Unicode.Scalar(scalars[index].properties.uppercaseMapping) ?? scalars[index]
+        default:
+          let token = Self.mutationTokens.randomElement(using: &generator) ?? ""
+          scalars.insert(contentsOf: token.unicodeScalars, at: index)
+        }
+      }
+      var text = ""
+      text.unicodeScalars.append(contentsOf: scalars)
+      assertRoundTrips(text, seed: seed)
     }
   }
 }

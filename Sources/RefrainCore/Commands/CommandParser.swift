@@ -26,9 +26,9 @@ public enum CommandParser {
   public static func parse(_ line: String) throws(CommandParseError) -> Command {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { throw CommandParseError("empty command") }
-    let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
-    let verb = parts[0].lowercased()
-    let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+    let (head, tail) = splitAtSpace(trimmed)
+    let verb = head.lowercased()
+    let rest = tail.trimmingCharacters(in: .whitespaces)
     let optionalRest: String? = rest.isEmpty ? nil : rest
 
     func noArgument(_ command: Command) throws(CommandParseError) -> Command {
@@ -57,7 +57,9 @@ public enum CommandParser {
     case "seekmode": return try noArgument(.seekMode)
     case "follow": return try noArgument(.follow)
     case "nudge":
-      guard let ms = Int(rest.replacingOccurrences(of: "+", with: "")), abs(ms) <= 60_000 else {
+      guard let ms = Int(rest.replacingOccurrences(of: "+", with: "")),
+        (-60_000...60_000).contains(ms)
+      else {
         throw CommandParseError("expected 'nudge ±MS', e.g. 'nudge +100'")
       }
       return .nudge(ms)
@@ -87,10 +89,9 @@ public enum CommandParser {
     case "status": return try noArgument(.status)
     case "queue":
       if rest == "clear" { return .queueClear }
-      if rest.hasPrefix("add ") {
-        let item = rest.dropFirst(4).trimmingCharacters(in: .whitespaces)
-        if !item.isEmpty { return .queueAdd(item) }
-      }
+      let (action, tail) = splitAtSpace(rest)
+      let item = tail.trimmingCharacters(in: .whitespaces)
+      if action == "add", !item.isEmpty { return .queueAdd(item) }
       throw CommandParseError("expected 'queue add PATH|URL' or 'queue clear'")
     case "playlist": return .playlist(try playlistEdit(rest))
     default:
@@ -105,7 +106,7 @@ public enum CommandParser {
     let expected = CommandParseError(
       "expected 'playlist list|show ID|create NAME|rename ID NAME|delete ID|add ID PATH|"
         + "remove ID POS|move ID FROM TO'")
-    let words = text.split(separator: " ", maxSplits: 2).map(String.init)
+    let words = text.unicodeScalars.split(separator: " ", maxSplits: 2).map(String.init)
     guard let action = words.first?.lowercased() else { throw expected }
     let id = words.count > 1 ? Int64(words[1]).flatMap { $0 > 0 ? $0 : nil } : nil
     let tail = words.count > 2 ? words[2].trimmingCharacters(in: .whitespaces) : ""
@@ -118,7 +119,8 @@ public enum CommandParser {
     switch (action, id) {
     case ("list", _) where words.count == 1: return .list
     case ("create", _) where words.count > 1:
-      return .create(text.dropFirst(words[0].count).trimmingCharacters(in: .whitespaces))
+      let name = String(text.unicodeScalars.dropFirst(words[0].unicodeScalars.count))
+      return .create(name.trimmingCharacters(in: .whitespaces))
     case ("show", let id?) where tail.isEmpty: return .show(id)
     case ("delete", let id?) where tail.isEmpty: return .delete(id)
     case ("rename", let id?) where !tail.isEmpty: return .rename(id, tail)
@@ -131,11 +133,19 @@ public enum CommandParser {
     }
   }
 
+  /// Splits at the first space, by Unicode scalar: a combining mark typed after the space
+  /// belongs to the argument, as `Command.description` prints it.
+  static func splitAtSpace(_ text: String) -> (head: String, tail: String) {
+    let scalars = text.unicodeScalars
+    guard let space = scalars.firstIndex(of: " ") else { return (text, "") }
+    return (String(scalars[..<space]), String(scalars[scalars.index(after: space)...]))
+  }
+
   /// Reads `+5`, `-10`, `42`, `1:23` or `1:02:03` as a seek target.
   static func seekTarget(_ text: String) throws(CommandParseError) -> Command.Seek {
     let expected = CommandParseError("expected 'seek ±SEC', 'seek SEC' or 'seek mm:ss'")
     if text.hasPrefix("+") || text.hasPrefix("-") {
-      guard let value = Double(text.dropFirst()), value.isFinite, value <= 86_400 else {
+      guard let value = Double(text.dropFirst()), (0...86_400).contains(value) else {
         throw expected
       }
       return .relative(text.hasPrefix("-") ? -value : value)
@@ -156,7 +166,7 @@ public enum CommandParser {
   static func volume(_ text: String) throws(CommandParseError) -> Command.Volume {
     let expected = CommandParseError("expected 'volume ±N' or 'volume N' (0 to 100)")
     if text.hasPrefix("+") || text.hasPrefix("-") {
-      guard let value = Int(text.dropFirst()), value <= 100 else { throw expected }
+      guard let value = Int(text.dropFirst()), (0...100).contains(value) else { throw expected }
       return .relative(text.hasPrefix("-") ? -value : value)
     }
     guard let value = Int(text), (0...100).contains(value) else { throw expected }

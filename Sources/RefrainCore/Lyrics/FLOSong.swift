@@ -3,7 +3,8 @@ import Foundation
 /// A song in FLO's JSON format: `{singer, album, title, duration, image, file, lyrics}`.
 ///
 /// `lyrics` is one string of `[mm:ss:SSS]text` lines joined by `\n`. Missing text fields
-/// decode as `""`, and `duration` may be a whole or fractional number of seconds.
+/// decode as `""`, and `duration` may be a whole or fractional number of seconds; a missing,
+/// negative or absurdly large duration (a billion seconds or more) decodes as 0.
 public struct FLOSong: Sendable, Equatable, Codable {
   /// The performing artist.
   public var singer: String
@@ -11,7 +12,7 @@ public struct FLOSong: Sendable, Equatable, Codable {
   public var album: String
   /// The song title.
   public var title: String
-  /// The length in whole seconds.
+  /// The length in whole seconds, from 0 (unknown) to below a billion.
   public var duration: Int
   /// The cover image URL, as written in the JSON.
   public var image: String
@@ -47,8 +48,8 @@ public struct FLOSong: Sendable, Equatable, Codable {
     image = try container.decodeIfPresent(String.self, forKey: .image) ?? ""
     file = try container.decodeIfPresent(String.self, forKey: .file) ?? ""
     lyrics = try container.decode(String.self, forKey: .lyrics)
-    let seconds = try container.decodeIfPresent(Double.self, forKey: .duration) ?? 0
-    duration = seconds.isFinite && abs(seconds) < 1e9 ? Int(seconds.rounded()) : 0
+    let seconds = (try container.decodeIfPresent(Double.self, forKey: .duration) ?? 0).rounded()
+    duration = (0..<1e9).contains(seconds) ? Int(seconds) : 0
   }
 
   /// The song's lyrics as a document, with `ar`, `al` and `ti` tags taken from the song
