@@ -44,6 +44,24 @@ int refrain_get_key(uint32_t *out, int *is_function_key) {
 
 int refrain_key_resize(void) { return KEY_RESIZE; }
 
+int refrain_set_mouse(int on) {
+  /* Presses only: a click is a press (no click-timing delay), the wheel is button 4 / 5. */
+  mmask_t wanted = on ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0;
+  if (on) mouseinterval(0);
+  return mousemask(wanted, NULL) == wanted || !on;
+}
+
+int refrain_read_mouse(int *x, int *y) {
+  MEVENT event;
+  if (getmouse(&event) != OK) return 0;
+  *x = event.x;
+  *y = event.y;
+  if (event.bstate & BUTTON4_PRESSED) return 1;
+  if (event.bstate & BUTTON5_PRESSED) return 2;
+  if (event.bstate & BUTTON1_PRESSED) return 3;
+  return 0;
+}
+
 int refrain_key_code(const char *name) {
   if (!strcmp(name, "up")) return KEY_UP;
   if (!strcmp(name, "down")) return KEY_DOWN;
@@ -59,5 +77,6 @@ int refrain_key_code(const char *name) {
   if (!strcmp(name, "btab")) return KEY_BTAB;
   if (!strcmp(name, "resize")) return KEY_RESIZE;
   if (!strcmp(name, "f1")) return KEY_F(1);
+  if (!strcmp(name, "mouse")) return KEY_MOUSE;
   return -1;
 }

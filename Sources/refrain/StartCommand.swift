@@ -64,7 +64,8 @@ struct StartCommand: ParsableCommand {
       do {
         try PulseOutput.probe()
         audio = PulseOutput(
-          bufferTarget: environment["REFRAIN_BUFFER_MS"] == nil ? config.bufferTarget : PulseOutput.bufferTarget(),
+          bufferTarget: environment["REFRAIN_BUFFER_MS"] == nil
+            ? config.bufferTarget : PulseOutput.bufferTarget(),
           sink: config.pulseSink)
       } catch {
         notice = "no audio server: set PULSE_SERVER — playing silently"
@@ -86,7 +87,8 @@ struct StartCommand: ParsableCommand {
     let app = App(
       AppDependencies(
         presenter: presenter, provider: catalog, library: library, keyMap: config.keyMap(),
-        lyricsLoader: LyricsLoading.makeLoader(environment: environment, configuration: config),
+        lyricsLoader: LyricsLoading.makeLoader(
+          environment: environment, configuration: config, library: library),
         startupNotice: notice))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
@@ -110,7 +112,7 @@ struct StartCommand: ParsableCommand {
         lastSave = now
       }
     }
-    loop.run(colors: config.usesColors)
+    loop.run(colors: config.usesColors, mouse: config.mouse)
     app.saveSession()
     presenter.stop()
     engine.shutdown()

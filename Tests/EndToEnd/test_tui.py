@@ -23,6 +23,7 @@ import re
 import shlex
 import subprocess
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -459,6 +460,133 @@ def test_the_ui_plays_audio_on_pulseaudio(tui_factory, recorder):
     heard = rec.audio.window(start, rec.audio.duration - start)
     assert aa.sounding_time(aa.Audio(heard, rec.audio.rate)) >= 2.0, "less than 2 s of sound"
     assert aa.rms_dbfs(heard) > -40
+    tui.quit()
+
+
+# ---------------------------------------------------------------- mouse, small sizes, overlays, traffic
+
+def cells_of(line: str) -> list[str]:
+    """A captured line as terminal cells: a wide character fills two (its second is "")."""
+    cells: list[str] = []
+    for ch in line:
+        cells.append(ch)
+        if unicodedata.east_asian_width(ch) in ("W", "F"):
+            cells.append("")
+    return cells
+
+
+def x10_mouse(button: int, x: int, y: int) -> str:
+    """The X10 mouse report a terminal sends (tmux-256color's kmous is \\E[M): cell x, y from 0."""
+    return "\x1b[M" + chr(32 + button) + chr(33 + x) + chr(33 + y)
+
+
+WHEEL_UP, WHEEL_DOWN, LEFT_PRESS = 64, 65, 0
+
+
+def play_umbrella(tui: TUI) -> None:
+    """Searches 우산 and plays 우산 하나; waits until it plays."""
+    search_and_select(tui, "우산", "♪ 우산 하나")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("우산 하나"), "우산 하나 playing")
+
+
+def test_the_mouse_wheel_scrolls_the_lyrics_view_and_a_click_shows_a_tab(tui_factory):
+    tui = tui_factory("mouse")
+    config = tui.home / "xdg_config_home" / "refrain"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "config.toml").write_text("[display]\nmouse = true\n")
+    tui.start("--output", "null")
+    tui.wait_settled("Top tracks", timeout=15)
+    assert tui.tmux("display", "-p", "-t", "t", "#{mouse_any_flag}").strip() == "1", "mouse reporting is on"
+    # The wheel moves a list selection like j.
+    before = tui.selected_row()
+    tui.tmux("send-keys", "-t", "t", "-l", x10_mouse(WHEEL_DOWN, 10, 5))
+    tui.wait_for(lambda _: tui.selected_row() != before or None, "the wheel to move the selection")
+
+    play_umbrella(tui)
+    tui.keys("l")
+    tui.wait_settled("Lyrics — seek mode ON (s) · following")
+    tui.tmux("send-keys", "-t", "t", "-l", x10_mouse(WHEEL_DOWN, 20, 10) * 2)
+    view = tui.wait_text("scrolled: f follows")
+    assert "› " in view, "the wheel selected a line, like j"
+    tui.keys("f")
+    tui.wait_text("· following")
+    tui.keys("l")
+    # A click on a tab shows its pane.
+    column = tui.lines()[0].index("3 Library") + 2
+    tui.tmux("send-keys", "-t", "t", "-l", x10_mouse(LEFT_PRESS, column, 0))
+    tui.wait_text("+ New playlist (c)")
+    tui.quit()
+    assert tui.tmux("display", "-p", "-t", "t", "#{mouse_any_flag}").strip() == "0", "mouse reporting is off again"
+
+
+def test_the_player_at_forty_by_twelve_keeps_its_two_lyric_lines(tui_factory):
+    tui = tui_factory("small-player", width=40, height=12).start("--output", "null")
+    tui.wait_text("New releases", timeout=15)
+    play_umbrella(tui)
+    tui.keys("4")
+    tui.wait_text("vol 100%")
+    tui.keys("Right")   # on to 0:05, just before the first line
+    tui.wait_for(lambda _: tui.highlighted_lyric() == UMBRELLA[0][1], f"{UMBRELLA[0][1]!r} highlighted", timeout=5)
+    screen = tui.screen()
+    assert UMBRELLA[1][1] in screen, f"the next line shows too:\n{screen}"
+    assert all(len(line) <= 40 for line in screen.split("\n"))
+    # A list command with nothing to work on says so.
+    tui.keys("a")
+    tui.wait_text("nothing here to add")
+    tui.quit()
+
+
+def test_a_playing_tick_writes_a_few_bytes(tui_factory):
+    """With the lyrics view open and no line changing, a tick is the changed digit, not a line."""
+    tui = tui_factory("tick").start("--output", "null")
+    tui.wait_text("Top tracks", timeout=15)
+    play_umbrella(tui)
+    tui.keys("l")
+    tui.wait_settled("Lyrics — seek mode ON (s) · following")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[1] >= 1, "0:01")
+    start = tui.bytes_log.stat().st_size
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[1] >= 4, "0:04")
+    written = tui.bytes_log.stat().st_size - start
+    assert tui.now_playing()[1] < 5, "the window ran into the first lyric line"
+    # Three ticks (four if the log lagged): a cursor move and a digit each, no colours.
+    assert written <= 40, f"{written} bytes for three one-second ticks"
+    assert tui.tmux("display", "-p", "-t", "t", "#{mouse_any_flag}").strip() == "0", "the mouse is off by default"
+    tui.quit()
+    assert b"\x1b[?1000h" not in tui.bytes_log.read_bytes(), "mouse reporting was asked for"
+
+
+def test_an_album_not_opened_goes_to_a_playlist_and_overlays_hide_the_pane(tui_factory):
+    tui = tui_factory("album-add").start("--output", "null")
+    tui.wait_text("Top tracks", timeout=15)
+    tui.keys("3", "c")
+    tui.type("Albums")
+    tui.keys("Enter")
+    tui.wait_text("≡ Albums")
+    tui.keys("1")
+    tui.wait_text("Top tracks")
+    select_row(tui, "◉ 밤의 편지")
+    tui.keys("A")
+    tui.wait_text("Add 2 to playlist")
+    # The picker's box and a one-cell margin around it show nothing of the list behind.
+    lines = [cells_of(line) for line in tui.lines()]
+    top = next(y for y, line in enumerate(lines) if "+- Add 2 to playlist" in "".join(line))
+    left = lines[top].index("+")
+    right = len(lines[top]) - 1 - lines[top][::-1].index("+")
+    bottom = next(y for y in range(top + 1, len(lines)) if len(lines[y]) > left and lines[y][left] == "+")
+    for y in range(top - 1, bottom + 2):
+        row = lines[y] + [" "] * (right + 2 - len(lines[y]))
+        inside = "".join(row[left - 1:right + 2])
+        if y in (top - 1, bottom + 1):
+            assert inside.strip() == "", f"the margin row {y} shows {inside!r}"
+        else:
+            assert row[left - 1] == " " and row[right + 1] == " ", f"row {y} touches the border: {inside!r}"
+    tui.keys("Enter")
+    tui.wait_text("added 2 to Albums")
+    tui.keys("a")
+    tui.wait_text("added 2 tracks to the queue")
+    tui.keys("3")
+    tui.wait_for(lambda s: re.search(r"≡ Albums\s+2 tracks", s), "2 tracks in the playlist")
     tui.quit()
 
 

@@ -96,18 +96,18 @@ final class AppLayoutTests: XCTestCase {
       harness.screen(60, 16),
       """
       1 Home  2 Search  3 Library  4 Player  5 Queue
-       New releases
-        +- Keys (any key closes) ------------------------------+5
-        | P         play all (queue the list)                  |4
-        | c         new playlist                               |3
-       T| R         rename the playlist                        |
-        | d         delete the playlist (asks first)           |2
-        | x         remove from the playlist / queue           |0
-        | J         move the entry down                        |0
-        | K         move the entry up                          |7
-        | 1         Home pane                                  |e
+
+        +- Keys (any key closes) ------------------------------+
+        | P         play all (queue the list)                  |
+        | c         new playlist                               |
+        | R         rename the playlist                        |
+        | d         delete the playlist (asks first)           |
+        | x         remove from the playlist / queue           |
+        | J         move the entry down                        |
+        | K         move the entry up                          |
+        | 1         Home pane                                  |
         | 2         Search pane                                |
-        | … 31 more: refrain keys                              |
+        | … 33 more: refrain keys                              |
         +------------------------------------------------------+
        ■ stopped
        ? help  / search  l lyrics  space play/pause  q back
@@ -129,7 +129,7 @@ final class AppLayoutTests: XCTestCase {
     XCTAssertFalse(screen.contains("more: refrain keys"))
     let rows = screen.components(separatedBy: "\n")
     XCTAssertTrue(
-      rows.contains { $0.contains("play all (queue the list)") && $0.contains("save the album") },
+      rows.contains { $0.contains("play all (queue the list)") && $0.contains("shuffle on / off") },
       "two columns\n\(screen)")
     XCTAssertTrue(screen.contains("j, down   down"), "keys for one command share a line")
     XCTAssertTrue(screen.contains("G, end    last item"))
@@ -257,7 +257,10 @@ final class AppLayoutTests: XCTestCase {
     let harness = home()
     harness.playFromHome("우산 하나", duration: 32.7)
     harness.press("q")
-    XCTAssertEqual(harness.row(15), "Quit Refrain while music is playing? (y/n)")
+    XCTAssertEqual(harness.row(15), "Quit while music is playing? (y/n)")
+    XCTAssertEqual(
+      harness.app.render(width: 40, height: 12).row(11), "Quit while music is playing? (y/n)",
+      "the question fits the smallest screen")
     harness.press("n")
     XCTAssertFalse(harness.app.shouldQuit)
     harness.press("q", "y")

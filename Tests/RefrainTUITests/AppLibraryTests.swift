@@ -87,12 +87,12 @@ final class AppLibraryTests: XCTestCase {
       """
       1 Home  2 Search  3 Library  4 Player  5 Queue
        New releases
-        ◉ 밤의 편지 — 달빛 우체국                            2025
-        ◉ T+- Add 1 to playlist ----------------------------+2024
-        ◉  | Drive                                          |2023
+        ◉                                                     025
+        ◉  +- Add 1 to playlist ----------------------------+ 024
+        ◉  | Drive                                          | 023
        Top | + New playlist…                                |
-        ♪  +------------------------------------------------+0:32
-        ♪ 첫눈 오는 날 — 달빛 우체국 · 밤의 편지             0:30
+        ♪  +------------------------------------------------+ :32
+        ♪                                                     :30
         ♪ 夜のトラム — 青い自転車 · ブルーアワー             0:30
         ♪ Lighthouse Radio — Harbor Lights · Tidewater Sign… 0:27
        ■ stopped

@@ -112,6 +112,19 @@ final class AppPlayerTests: XCTestCase {
     XCTAssertEqual(harness.row(14), aligned(" ⏸ 우산 하나 — 달빛 우체국", "1:01 / 0:32", width: 60))
   }
 
+  func testTheTickingTimeIsInTheDefaultStyle() {
+    // A tick then reaches the terminal as the changed digit alone: no colour set and reset.
+    let harness = playing()
+    harness.player.position = 12
+    harness.press("l")
+    let grid = harness.redraw()
+    let row = grid.row(14)
+    XCTAssertTrue(row.hasSuffix("0:12 / 0:32"), row)
+    for x in (60 - 1 - 11)..<(60 - 1) {
+      XCTAssertEqual(grid[x, 14].style, .normal, "column \(x) of \(row)")
+    }
+  }
+
   func testTransportKeysReachThePlayer() {
     let harness = playing()
     harness.player.position = 10
@@ -199,5 +212,80 @@ final class AppPlayerTests: XCTestCase {
     harness.waitFor("the error") { harness.row(15).contains("no preview") }
     XCTAssertEqual(harness.row(15), " Lost Tape: cannot play: no preview")
     XCTAssertEqual(harness.player.played, [])
+  }
+}
+
+/// The Player pane at the smallest sizes: the two lyric lines stay, other rows give way.
+final class AppPlayerSmallTests: XCTestCase {
+  private func playing() -> TUIHarness {
+    let harness = TUIHarness(lyrics: [
+      "fake:umbrella": .found(TestLyrics.umbrella, source: .sidecar)
+    ])
+    harness.waitForHome()
+    harness.playFromHome("우산 하나", duration: 32.7)
+    harness.player.position = 10.2
+    harness.press("4")
+    return harness
+  }
+
+  func testAtFortyByTwelveThePlayerStillShowsTheTwoLyricLines() {
+    let harness = playing()
+    assertScreen(
+      harness.screen(40, 12),
+      """
+      1 Home  2 Search  3 Library  4 Player  …
+
+        우산 하나
+        달빛 우체국
+        vol 100%  shuffle off  repeat off
+        track 1 of 1  playing
+
+        0:10 [=======-----------------] 0:32
+                우산 하나에 두 사람
+                 젖은 어깨도 괜찮아
+       ▶ 우산 하나 — 달빛 우체국  0:10 / 0:32
+       ? help  / search  l lyrics  space pla…
+      """)
+    let grid = harness.app.render(width: 40, height: 12)
+    XCTAssertEqual(grid[10, 8].style, .current, "the current line is highlighted")
+    XCTAssertEqual(grid[11, 9].style, .dim)
+  }
+
+  func testAtThirteenRowsTheAlbumLineGoesFirst() {
+    let harness = playing()
+    assertScreen(
+      harness.screen(40, 13),
+      """
+      1 Home  2 Search  3 Library  4 Player  …
+
+        우산 하나
+        달빛 우체국
+
+        vol 100%  shuffle off  repeat off
+        track 1 of 1  playing
+
+        0:10 [=======-----------------] 0:32
+                우산 하나에 두 사람
+                 젖은 어깨도 괜찮아
+       ▶ 우산 하나 — 달빛 우체국  0:10 / 0:32
+       ? help  / search  l lyrics  space pla…
+      """)
+  }
+
+  func testFromFourteenRowsEveryRowShows() {
+    let harness = playing()
+    let grid = harness.app.render(width: 40, height: 14)
+    XCTAssertEqual(grid.row(4), "  밤의 편지", "the album is back")
+    XCTAssertEqual(grid.row(9), "  0:10 [=======-----------------] 0:32")
+    XCTAssertEqual(grid.row(10).trimmingCharacters(in: .whitespaces), "우산 하나에 두 사람")
+    XCTAssertEqual(grid.row(11).trimmingCharacters(in: .whitespaces), "젖은 어깨도 괜찮아")
+  }
+
+  func testRowsGiveWayInOrderAndTheLyricsAlwaysStay() {
+    XCTAssertEqual(PlayerRow.fitting(12), PlayerRow.all)
+    XCTAssertEqual(
+      PlayerRow.fitting(9), [.gap(0), .title, .artist, .modes, .queue, .gap(2), .progress, .lyrics])
+    XCTAssertEqual(PlayerRow.fitting(4), [.title, .progress, .lyrics])
+    XCTAssertEqual(PlayerRow.fitting(1), [.title, .progress, .lyrics], "never fewer")
   }
 }

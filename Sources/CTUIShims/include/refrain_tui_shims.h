@@ -16,4 +16,8 @@ int refrain_put(int y, int x, const wchar_t *text, int count, unsigned int attrs
 int refrain_get_key(uint32_t *out, int *is_function_key);
 int refrain_key_resize(void);
 int refrain_key_code(const char *name);
+/* Mouse reporting on or off; 1 when the terminal gave what was asked. */
+int refrain_set_mouse(int on);
+/* The mouse event behind KEY_MOUSE: 1 wheel up, 2 wheel down, 3 left press, 0 other. */
+int refrain_read_mouse(int *x, int *y);
 #endif

@@ -44,7 +44,8 @@ extension App {
       Task.detached {
         let result: Result<[CatalogItem], Error>
         do {
-          result = .success(try await provider.search(query, kind: kind, offset: 0, limit: 20).items)
+          result = .success(
+            try await provider.search(query, kind: kind, offset: 0, limit: 20).items)
         } catch {
           result = .failure(error)
         }
@@ -60,28 +61,71 @@ extension App {
     }
   }
 
-  /// Opens an item: plays a track, pushes a detail view for anything else.
-  func open(_ item: CatalogItem, among siblings: [CatalogTrack] = []) {
+  /// Loads an item's detail from the catalog: the one path for detail views and for
+  /// adding a list that was never opened.
+  typealias DetailLoad = @Sendable (any CatalogProvider) async throws -> DetailState.Content
+
+  /// The title and the loader of `item`'s detail; `nil` for a track, which has none.
+  static func detailLoad(for item: CatalogItem) -> (title: String, load: DetailLoad)? {
     switch item {
-    case .track(let track):
-      play([track], startAt: 0)
+    case .track:
+      return nil
     case .album(let album):
-      pushDetail("Album: \(album.title)") { try await .album($0.album(id: album.id)) }
+      return ("Album: \(album.title)", { try await .album($0.album(id: album.id)) })
     case .artist(let artist):
-      pushDetail("Artist: \(artist.name)") { try await .artist($0.artist(id: artist.id)) }
+      return ("Artist: \(artist.name)", { try await .artist($0.artist(id: artist.id)) })
     case .playlist(let playlist):
-      pushDetail("Playlist: \(playlist.title)") {
-        try await .playlist($0.playlist(id: playlist.id, offset: 0, limit: 100))
-      }
+      return (
+        "Playlist: \(playlist.title)",
+        { try await .playlist($0.playlist(id: playlist.id, offset: 0, limit: 100)) }
+      )
     case .genre(let genre):
-      pushDetail("Genre: \(genre.name)") { try await .genre($0.genre(id: genre.id)) }
+      return ("Genre: \(genre.name)", { try await .genre($0.genre(id: genre.id)) })
     }
   }
 
-  private func pushDetail(
-    _ title: String,
-    load: @escaping @Sendable (any CatalogProvider) async throws -> DetailState.Content
+  /// Opens an item: plays a track, pushes a detail view for anything else.
+  func open(_ item: CatalogItem, among siblings: [CatalogTrack] = []) {
+    if case .track(let track) = item {
+      play([track], startAt: 0)
+    } else if let (title, load) = Self.detailLoad(for: item) {
+      pushDetail(title, load: load)
+    }
+  }
+
+  /// Fetches the tracks of an album, artist, playlist or genre without opening it, then
+  /// runs `then` on the main loop with them (never with none: that is reported instead).
+  func loadTracks(
+    of item: CatalogItem, then: @escaping @Sendable (App, [CatalogTrack]) -> Void
   ) {
+    if case .track(let track) = item { return then(self, [track]) }
+    guard let load = Self.detailLoad(for: item)?.load else { return }
+    let name = item.title
+    setStatus("loading \(name)…", seconds: 10)
+    let provider = provider
+    let inbox = inbox
+    Task.detached {
+      let result: Result<[CatalogTrack], Error>
+      do {
+        result = .success(DetailState(content: try await load(provider)).tracks)
+      } catch {
+        result = .failure(error)
+      }
+      inbox.post { app in
+        switch result {
+        case .success(let tracks) where tracks.isEmpty:
+          app.setStatus("\(name) has no tracks", error: true)
+        case .success(let tracks):
+          app.status = nil
+          then(app, tracks)
+        case .failure(let error):
+          app.setStatus("\(name) could not load: \(error)", error: true)
+        }
+      }
+    }
+  }
+
+  private func pushDetail(_ title: String, load: @escaping DetailLoad) {
     let target = pane
     details[target, default: []].append(DetailState(content: .loading(title)))
     let depth = details[target, default: []].count
@@ -102,7 +146,9 @@ extension App {
   }
 
   /// Plays `tracks` as a queue from `index`, resolving fresh stream URLs first.
-  func play(_ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false) {
+  func play(
+    _ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false
+  ) {
     guard !tracks.isEmpty else { return }
     for track in tracks { catalogTracks["\(track.provider):\(track.id)"] = track }
     let provider = provider
@@ -130,7 +176,7 @@ extension App {
       let first = start
       let problems = reasons
       inbox.post { app in
-                if queue.isEmpty {
+        if queue.isEmpty {
           app.setStatus(problems.first ?? "nothing playable", error: true)
           return
         }

@@ -56,6 +56,8 @@ public final class App {
   var status: StatusMessage?
   var catalogTracks: [String: CatalogTrack] = [:]
   var lastHeight = 24
+  /// Where the last frame put what a click can hit.
+  var clickMap = ClickMap()
   /// Whether the user asked to quit.
   public private(set) var shouldQuit = false
 
@@ -78,6 +80,7 @@ public final class App {
     if handleTyping(key) { return }
     let context: KeyContext = lyricsView != nil ? .lyrics : .lists
     if lyricsView != nil { lyricsView?.lastInput = now() }
+    if case .click(let x, let y) = key { return click(x: x, y: y) }
     guard let command = keyMap.command(for: key, in: context) else {
       if case .help? = overlay { overlay = nil }  // "any key closes", unbound keys too
       return
@@ -170,7 +173,7 @@ public final class App {
       }
     case .quit:
       if presenter.state == .playing {
-        overlay = .confirm(question: "Quit Refrain while music is playing? (y/n)", action: .quit)
+        overlay = .confirm(question: "Quit while music is playing? (y/n)", action: .quit)
       } else {
         shouldQuit = true
       }
@@ -181,17 +184,45 @@ public final class App {
       setStatus("added to the queue")
     case .playlist(let edit):
       runPlaylistEdit(edit)
-    case .status, .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .newPlaylist,
-      .rename, .delete, .remove, .moveItemUp, .moveItemDown, .playAll:
-      if case .newPlaylist(let name) = command {
-        createPlaylist(named: name, adding: [])
-      }
+    case .newPlaylist(let name):
+      createPlaylist(named: name, adding: [])
+    case .status, .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
+      .remove, .moveItemUp, .moveItemDown, .playAll:
+      if let hint = hint(forUnhandled: command) { setStatus(hint) }
+    }
+  }
+
+  /// What the status line says when no pane took a list or lyrics command; `nil` for silence.
+  ///
+  /// These reach the global handler on the Player pane, or away from what they work on.
+  func hint(forUnhandled command: Command) -> String? {
+    switch command {
+    case .status:
+      let snapshot = presenter.snapshot
+      guard let track = snapshot.track else { return "nothing is playing" }
+      let time = "\(Self.clock(snapshot.position).isEmpty ? "0:00" : Self.clock(snapshot.position))"
+      return "\(snapshot.state.rawValue): \(track.title) \(time) / \(Self.clock(snapshot.duration))"
+    case .seekMode: return "seek mode is for the lyrics view: open it with l"
+    case .follow: return "following is for the lyrics view: open it with l"
+    case .move: return nil  // nothing to move through here: silence, like an empty list
+    case .open: return "nothing here to open"
+    case .add, .addToPlaylist: return "nothing here to add: select a track or a list"
+    case .save: return "nothing here to save: select an album or a track"
+    case .rename: return "rename works on a playlist in Library"
+    case .delete: return "delete works on a playlist in Library"
+    case .remove: return "remove works on an entry of a playlist or the queue"
+    case .moveItemUp, .moveItemDown: return "moving works on an entry of a playlist or the queue"
+    case .playAll:
+      return details[pane]?.isEmpty == false
+        ? "this list has no tracks to play" : "play all works in an open album, artist or playlist"
+    default: return nil
     }
   }
 
   /// Sets the status line; it clears itself after `seconds`.
   func setStatus(_ text: String, error: Bool = false, seconds: Double = 4) {
-    status = StatusMessage(text: TerminalSanitizer.clean(text), isError: error, expires: now() + seconds)
+    status = StatusMessage(
+      text: TerminalSanitizer.clean(text), isError: error, expires: now() + seconds)
   }
 
   // MARK: - Typing
@@ -211,6 +242,7 @@ public final class App {
       return true
     }
     if case .confirm(_, let action) = overlay {
+      if key.isMouse { return true }  // a stray wheel turn or click does not answer "no"
       if key == .character("y") || key == .character("Y") { confirm(action) }
       overlay = nil
       return true

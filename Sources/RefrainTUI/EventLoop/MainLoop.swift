@@ -29,8 +29,10 @@ public final class MainLoop {
   }
 
   /// Runs until the user quits; the terminal is restored even on errors.
-  public func run(colors: Bool = true) {
-    terminal.start(colors: colors)
+  ///
+  /// `mouse` turns on wheel and click reporting (`display.mouse`).
+  public func run(colors: Bool = true, mouse: Bool = false) {
+    terminal.start(colors: colors, mouse: mouse)
     defer { terminal.stop() }
     redraw()
     while !app.shouldQuit {
@@ -39,7 +41,9 @@ public final class MainLoop {
         pollfd(fd: player.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
         pollfd(fd: app.inboxFileDescriptor, events: Int16(POLLIN), revents: 0),
       ]
-      for (fd, _) in extraDescriptors { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+      for (fd, _) in extraDescriptors {
+        fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+      }
       let ready = poll(&fds, nfds_t(fds.count), timeout())
       if ready < 0 && errno != EINTR { break }
       if fds[1].revents != 0 { app.handlePlayerEvents(player.drainEvents()) }
@@ -76,7 +80,9 @@ extension App {
     var candidates: [Double] = []
     let now = now()
     if let expires = status?.expires { candidates.append(max(0, expires - now)) }
-    if let view = lyricsView, !view.following { candidates.append(max(0, view.lastInput + 5 - now)) }
+    if let view = lyricsView, !view.following {
+      candidates.append(max(0, view.lastInput + 5 - now))
+    }
     if player.state == .playing {
       let position = player.position
       if let delay = player.delay(untilPosition: position.rounded(.down) + 1) {

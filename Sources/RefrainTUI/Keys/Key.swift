@@ -1,4 +1,8 @@
 /// A key press, as the terminal layer reports it.
+///
+/// Mouse input (only with `display.mouse = true`) arrives as keys too, so the app never
+/// sees the terminal: the wheel as ``wheelUp`` and ``wheelDown``, a left click as
+/// ``click(x:y:)``.
 public enum Key: Sendable, Hashable, CustomStringConvertible {
   case character(Character)
   case ctrl(Character)
@@ -6,6 +10,12 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
   case enter, backspace, delete, escape, tab, backTab
   case function(Int)
   case resize
+  /// The mouse wheel turned away from the user (scrolls up).
+  case wheelUp
+  /// The mouse wheel turned towards the user (scrolls down).
+  case wheelDown
+  /// A left click on the cell at column `x`, row `y` (from 0); it has no name to bind.
+  case click(x: Int, y: Int)
 
   /// Parses a key name as the config and docs write it: `j`, `space`, `ctrl-u`, `pgup`, `F1`.
   public init?(name: String) {
@@ -26,6 +36,8 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case "esc", "escape": self = .escape
     case "tab": self = .tab
     case "shift-tab", "backtab": self = .backTab
+    case "wheelup", "wheel-up": self = .wheelUp
+    case "wheeldown", "wheel-down": self = .wheelDown
     default:
       if lower.hasPrefix("ctrl-"), lower.count == 6, let last = lower.last {
         self = .ctrl(last)
@@ -37,6 +49,14 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
       } else {
         return nil
       }
+    }
+  }
+
+  /// Whether this is mouse input rather than a key.
+  public var isMouse: Bool {
+    switch self {
+    case .wheelUp, .wheelDown, .click: return true
+    default: return false
     }
   }
 
@@ -62,6 +82,9 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case .backTab: return "shift-tab"
     case .function(let number): return "F\(number)"
     case .resize: return "resize"
+    case .wheelUp: return "wheelup"
+    case .wheelDown: return "wheeldown"
+    case .click(let x, let y): return "click(\(x),\(y))"
     }
   }
 }

@@ -37,7 +37,8 @@ public struct KeyMap: Sendable {
   /// Binds `key` to `command` in `context`, replacing what it did there.
   public mutating func bind(_ key: Key, to command: Command, in context: KeyContext = .global) {
     bindings.removeAll { $0.key == key && $0.context == context }
-    bindings.append(Binding(key: key, command: command, context: context, help: command.description))
+    bindings.append(
+      Binding(key: key, command: command, context: context, help: command.description))
   }
 
   /// The bindings that apply in `context` (its own, then the global ones), for help.
@@ -52,6 +53,9 @@ public struct KeyMap: Sendable {
       "# Keys", "",
       "Generated from Refrain's key map (`refrain keys --markdown`); do not edit by hand.",
       "Every binding is also a command for the `:` prompt and `refrain ctl`.", "",
+      "The mouse is off unless `display.mouse = true` in config.toml (off, the terminal keeps",
+      "its own text selection). On, the wheel is bound like a key (`wheelup`, `wheeldown`),",
+      "and a left click on a tab shows its pane, on a list row or a lyric line selects it.", "",
     ]
     for context in KeyContext.allCases {
       let title: String
@@ -70,7 +74,9 @@ public struct KeyMap: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  private static func bind(_ name: String, _ command: Command, _ help: String, _ context: KeyContext = .global)
+  private static func bind(
+    _ name: String, _ command: Command, _ help: String, _ context: KeyContext = .global
+  )
     -> Binding
   {
     Binding(key: Key(name: name) ?? .escape, command: command, context: context, help: help)
@@ -113,6 +119,8 @@ public struct KeyMap: Sendable {
     bind("home", .move(.top), "first item"),
     bind("G", .move(.bottom), "last item"),
     bind("end", .move(.bottom), "last item"),
+    bind("wheelup", .move(.up), "scroll up (mouse wheel)"),
+    bind("wheeldown", .move(.down), "scroll down (mouse wheel)"),
     bind("enter", .open, "open / play this"),
     bind("P", .playAll, "play all (queue the list)", .lists),
     bind("c", .newPlaylist(nil), "new playlist", .lists),

@@ -2,7 +2,8 @@ import Foundation
 import RefrainCatalog
 import RefrainCore
 
-/// Drawing: the frame (tabs, now-playing bar, status line) and each pane.
+/// Drawing: the frame (tabs, now-playing bar, status line), the lists, the lyrics view and
+/// the overlays (the Player pane: App+Player.swift).
 extension App {
   /// The smallest terminal Refrain lays out; below it a notice is shown.
   static let minimumSize = (width: 40, height: 12)
@@ -11,6 +12,7 @@ extension App {
   public func render(width: Int, height: Int) -> ScreenGrid {
     var grid = ScreenGrid(width: width, height: height)
     lastHeight = height
+    clickMap = ClickMap()
     if let expires = status?.expires, now() >= expires { status = nil }
     guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
       grid.put("terminal too small", x: 0, y: 0, maxWidth: width, style: .error)
@@ -39,12 +41,15 @@ extension App {
     ]
     var x = 0
     for (target, name) in names {
-      x += grid.put(name, x: x, y: 0, style: target == pane ? .tabActive : .tabInactive)
-      x += 2
+      let used = grid.put(name, x: x, y: 0, style: target == pane ? .tabActive : .tabInactive)
+      if used > 0 { clickMap.tabs.append((x..<(x + used), target)) }
+      x += used + 2
     }
     let label = "Refrain · \(provider.name)"
     let labelWidth = DisplayWidth.of(label)
-    if x + labelWidth < grid.width { grid.put(label, x: grid.width - labelWidth, y: 0, style: .dim) }
+    if x + labelWidth < grid.width {
+      grid.put(label, x: grid.width - labelWidth, y: 0, style: .dim)
+    }
   }
 
   // MARK: - Lists
@@ -53,7 +58,8 @@ extension App {
     var rect = area
     if pane == .search && details[pane]?.isEmpty != false {
       let prompt = search.editing ? "/ \(search.editor.text)▏" : "/ \(search.query)"
-      grid.put(prompt, x: 1, y: rect.y, maxWidth: rect.width - 2, style: search.editing ? .accent : .dim)
+      grid.put(
+        prompt, x: 1, y: rect.y, maxWidth: rect.width - 2, style: search.editing ? .accent : .dim)
       rect = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
     }
     if let detail = details[pane]?.last {
@@ -64,78 +70,27 @@ extension App {
     var position = cursor
     position.clamp(rows: rows, height: rect.height)
     cursor = position
-    for (offset, index) in (position.top..<min(rows.count, position.top + rect.height)).enumerated() {
+    clickMap.list = (rect, position.top)
+    for (offset, index) in (position.top..<min(rows.count, position.top + rect.height)).enumerated()
+    {
       let row = rows[index]
       let y = rect.y + offset
       let selected = index == position.selection && !row.isHeader
       let detailWidth = DisplayWidth.of(row.detail)
       let textWidth = rect.width - 2 - (detailWidth > 0 ? detailWidth + 1 : 0)
-      if selected { grid.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: .selected) }
+      if selected {
+        grid.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: .selected)
+      }
       let indent = row.isHeader ? 1 : 2
-      grid.put(row.text, x: rect.x + indent, y: y, maxWidth: textWidth - indent + 1, style: selected ? .selected : row.style)
+      grid.put(
+        row.text, x: rect.x + indent, y: y, maxWidth: textWidth - indent + 1,
+        style: selected ? .selected : row.style)
       if detailWidth > 0 {
-        grid.put(row.detail, x: rect.x + rect.width - 1 - detailWidth, y: y, style: selected ? .selected : .dim)
+        grid.put(
+          row.detail, x: rect.x + rect.width - 1 - detailWidth, y: y,
+          style: selected ? .selected : .dim)
       }
     }
-  }
-
-  // MARK: - Player
-
-  private func drawPlayer(into grid: inout ScreenGrid, in rect: Rect) {
-    let snapshot = presenter.snapshot
-    guard let track = snapshot.track else {
-      grid.putCentered("Nothing playing. Pick something on Home (1) or Search (2).", x: rect.x, y: rect.y + rect.height / 2, width: rect.width, style: .dim)
-      return
-    }
-    var y = rect.y + 1
-    let coverWidth = rect.height >= 16 && rect.width >= 60 ? 16 : 0
-    if coverWidth > 0 {
-      let cover = Rect(x: 2, y: y, width: coverWidth, height: 8)
-      grid.box(cover, style: .border)
-      grid.putCentered("♪", x: cover.x, y: cover.y + 3, width: cover.width, style: .accent)
-      grid.putCentered("cover", x: cover.x, y: cover.y + 4, width: cover.width, style: .dim)
-    }
-    let textX = coverWidth > 0 ? coverWidth + 5 : 2
-    let textWidth = rect.width - textX - 1
-    grid.put(track.title, x: textX, y: y, maxWidth: textWidth, style: .title)
-    grid.put(track.artist ?? "Unknown artist", x: textX, y: y + 1, maxWidth: textWidth)
-    grid.put(track.album ?? "", x: textX, y: y + 2, maxWidth: textWidth, style: .dim)
-    let modes =
-      "vol \(snapshot.volume)%  shuffle \(snapshot.isShuffled ? "on" : "off")  repeat \(snapshot.repeatMode.rawValue)"
-      + (presenter.lyricOffsetMs != 0 ? "  lyrics \(presenter.lyricOffsetMs > 0 ? "+" : "")\(presenter.lyricOffsetMs) ms" : "")
-    grid.put(modes, x: textX, y: y + 4, maxWidth: textWidth, style: .dim)
-    let queueLine = "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
-    grid.put(queueLine, x: textX, y: y + 5, maxWidth: textWidth, style: .dim)
-    y = coverWidth > 0 ? y + 9 : y + 7
-    drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
-    // The two-line lyrics: the current line and the next, centred.
-    let lyricsY = min(y + 2, rect.y + rect.height - 2)
-    guard lyricsY > y else { return }
-    if let follower = presenter.lyrics, follower.timeline.isSynced {
-      let lines = follower.timeline.lines
-      let current = follower.timeline.index(at: snapshot.position)
-      let currentText = current.map { lines[$0].text } ?? "♪"
-      let nextIndex = (current ?? -1) + 1
-      grid.putCentered(currentText.isEmpty ? "♪" : currentText, x: 1, y: lyricsY, width: rect.width - 2, style: .current)
-      if nextIndex < lines.count {
-        grid.putCentered(lines[nextIndex].text, x: 1, y: lyricsY + 1, width: rect.width - 2, style: .dim)
-      }
-    } else {
-      grid.putCentered(lyricsNotice ?? (presenter.lyrics == nil ? "no lyrics" : "plain lyrics: press l"), x: 1, y: lyricsY, width: rect.width - 2, style: .dim)
-    }
-  }
-
-  private func drawProgress(into grid: inout ScreenGrid, x: Int, y: Int, width: Int, snapshot: PlaybackSnapshot) {
-    let elapsed = Self.clock(snapshot.position)
-    let total = Self.clock(snapshot.duration)
-    let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(total) - 4
-    guard barWidth > 2 else { return }
-    let fraction = snapshot.duration.map { $0 > 0 ? min(1, snapshot.position / $0) : 0 } ?? 0
-    let filled = Int(Double(barWidth) * fraction)
-    let bar = String(repeating: "=", count: filled) + String(repeating: "-", count: barWidth - filled)
-    let used = grid.put(elapsed.isEmpty ? "0:00" : elapsed, x: x, y: y)
-    grid.put("[\(bar)]", x: x + used + 1, y: y, style: .progress)
-    grid.put(total, x: x + used + barWidth + 4, y: y)
   }
 
   // MARK: - Lyrics view
@@ -147,7 +102,9 @@ extension App {
     grid.put(header, x: 1, y: rect.y, maxWidth: rect.width - 2, style: .title)
     let body = Rect(x: rect.x + 2, y: rect.y + 1, width: rect.width - 4, height: rect.height - 1)
     guard let follower = presenter.lyrics, !follower.timeline.lines.isEmpty else {
-      grid.putCentered(lyricsNotice ?? "no lyrics", x: body.x, y: body.y + body.height / 2, width: body.width, style: .dim)
+      grid.putCentered(
+        lyricsNotice ?? "no lyrics", x: body.x, y: body.y + body.height / 2, width: body.width,
+        style: .dim)
       return
     }
     let timeline = follower.timeline
@@ -168,8 +125,12 @@ extension App {
     for row in 0..<body.height where wrapped.indices.contains(top + row) {
       let entry = wrapped[top + row]
       let y = body.y + row
+      clickMap.lyricLines[y] = entry.line
       if entry.line == current {
-        if drawWords(of: timeline, line: entry.line, text: entry.text, at: position, into: &grid, x: body.x, y: y, width: body.width) {
+        if drawWords(
+          of: timeline, line: entry.line, text: entry.text, at: position, into: &grid, x: body.x,
+          y: y, width: body.width)
+        {
           continue
         }
       }
@@ -221,11 +182,13 @@ extension App {
     case .loading: icon = "…"
     case .idle, .stopped: icon = "■"
     }
-    let time = "\(Self.clock(snapshot.position).isEmpty ? "0:00" : Self.clock(snapshot.position)) / \(Self.clock(snapshot.duration))"
+    let time =
+      "\(Self.clock(snapshot.position).isEmpty ? "0:00" : Self.clock(snapshot.position)) / \(Self.clock(snapshot.duration))"
     let timeWidth = DisplayWidth.of(time)
     let title = "\(icon) \(track.title)\(track.artist.map { " — \($0)" } ?? "")"
     grid.put(title, x: 1, y: y, maxWidth: grid.width - timeWidth - 4, style: .accent)
-    grid.put(time, x: grid.width - timeWidth - 1, y: y, style: .progress)
+    // The default colour: a tick then sends the changed digits and no colour changes.
+    grid.put(time, x: grid.width - timeWidth - 1, y: y)
   }
 
   private func drawStatus(into grid: inout ScreenGrid, y: Int) {
@@ -235,9 +198,12 @@ extension App {
     } else if case .confirm(let question, _) = overlay {
       grid.put(question, x: 0, y: y, maxWidth: grid.width, style: .status)
     } else if let status {
-      grid.put(status.text, x: 1, y: y, maxWidth: grid.width - 2, style: status.isError ? .error : .status)
+      grid.put(
+        status.text, x: 1, y: y, maxWidth: grid.width - 2, style: status.isError ? .error : .status)
     } else {
-      grid.put("? help  / search  l lyrics  space play/pause  q back", x: 1, y: y, maxWidth: grid.width - 2, style: .status)
+      grid.put(
+        "? help  / search  l lyrics  space play/pause  q back", x: 1, y: y,
+        maxWidth: grid.width - 2, style: .status)
     }
   }
 
@@ -264,8 +230,7 @@ extension App {
     let width = min(grid.width - 4, columns == 1 ? 64 : columns * 48 + 2)
     let columnWidth = (width - 2) / columns
     let box = Rect(x: (grid.width - width) / 2, y: 2, width: width, height: rows + 2)
-    grid.fill(box)
-    grid.box(box, title: "Keys (any key closes)")
+    drawOverlayBox(box, title: "Keys (any key closes)", into: &grid)
     let slots = rows * columns
     let hidden = entries.count > slots ? entries.count - (slots - 1) : 0
     let cellWidth = columnWidth - 2
@@ -282,20 +247,33 @@ extension App {
     }
   }
 
+  /// Clears `box` and a one-cell margin around it (within the pane area), then draws its
+  /// border: nothing of the pane behind shows inside or touches the border.
+  private func drawOverlayBox(_ box: Rect, title: String, into grid: inout ScreenGrid) {
+    let top = max(1, box.y - 1)
+    let bottom = min(grid.height - 2, box.y + box.height + 1)
+    grid.fill(Rect(x: box.x - 1, y: top, width: box.width + 2, height: bottom - top))
+    grid.fill(box)
+    grid.box(box, title: title)
+  }
+
   private func drawOverlay(into grid: inout ScreenGrid) {
     switch overlay {
     case .help:
       drawHelp(into: &grid)
-    case .picker(let tracks, let playlists, let cursor):
+    case .picker(let tracks, let playlists, var cursor):
       let names = playlists.map(\.name) + ["+ New playlist…"]
       let width = min(grid.width - 4, 50)
-      let height = min(grid.height - 4, names.count + 2)
+      let height = min(grid.height - 6, names.count + 2)
       let box = Rect(x: (grid.width - width) / 2, y: 3, width: width, height: height)
-      grid.fill(box)
-      grid.box(box, title: "Add \(tracks.count) to playlist")
-      for (row, name) in names.prefix(height - 2).enumerated() {
+      drawOverlayBox(box, title: "Add \(tracks.count) to playlist", into: &grid)
+      // Long lists scroll with the selection.
+      cursor.clamp(rows: names.map { ListRow(text: $0) }, height: height - 2)
+      overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
+      for (row, name) in names.enumerated().dropFirst(cursor.top).prefix(height - 2) {
         let style: Style = row == cursor.selection ? .selected : .normal
-        grid.put(name, x: box.x + 2, y: box.y + 1 + row, maxWidth: width - 4, style: style)
+        let y = box.y + 1 + row - cursor.top
+        grid.put(name, x: box.x + 2, y: y, maxWidth: width - 4, style: style)
       }
     default:
       break

@@ -10,12 +10,17 @@ public final class Terminal {
   private var last: ScreenGrid?
   private var pairs: [Style: (attrs: UInt32, pair: Int32)] = [:]
   private var started = false
+  private var mouse = false
 
-  /// Creates a terminal; nothing happens until ``start(colors:)``.
+  /// Creates a terminal; nothing happens until ``start(colors:mouse:)``.
   public init() {}
 
   /// Takes over the terminal: UTF-8 locale, raw keys, no echo, hidden cursor, colours.
-  public func start(colors: Bool) {
+  ///
+  /// With `mouse`, the terminal reports the wheel and left clicks (as ``Key/wheelUp``,
+  /// ``Key/wheelDown`` and ``Key/click(x:y:)``); without it the terminal keeps its own
+  /// text selection.
+  public func start(colors: Bool, mouse: Bool = false) {
     setlocale(LC_ALL, "")
     _ = refrain_set_utf8_ctype()
     // The size comes from the terminal, never from LINES/COLUMNS in the environment: a
@@ -30,14 +35,19 @@ public final class Terminal {
     _ = keypad(screen, true)
     _ = set_escdelay(25)
     _ = curs_set(0)
+    // The cursor is hidden, so ncurses need not move it back after each update: a
+    // progress tick is then the changed digit and little else.
+    _ = leaveok(screen, true)
     wtimeout(screen, 0)
     pairs = Theme.attributes(colors: colors && refrain_has_colors() != 0)
+    if mouse { self.mouse = refrain_set_mouse(1) != 0 }
     started = true
   }
 
   /// Gives the terminal back as it was.
   public func stop() {
     guard started else { return }
+    if mouse { _ = refrain_set_mouse(0) }
     _ = curs_set(1)
     _ = endwin()
     started = false
@@ -93,6 +103,18 @@ public final class Terminal {
     }
   }
 
+  /// The wheel or click behind a `KEY_MOUSE`; other mouse events are dropped.
+  private static func mouseKey() -> Key? {
+    var x: Int32 = 0
+    var y: Int32 = 0
+    switch refrain_read_mouse(&x, &y) {
+    case 1: return .wheelUp
+    case 2: return .wheelDown
+    case 3: return .click(x: Int(x), y: Int(y))
+    default: return nil
+    }
+  }
+
   private static func key(value: UInt32, isFunction: Bool) -> Key? {
     if isFunction {
       let code = Int32(value)
@@ -111,6 +133,7 @@ public final class Terminal {
       case refrain_key_code("btab"): return .backTab
       case refrain_key_code("resize"): return .resize
       case refrain_key_code("f1"): return .function(1)
+      case refrain_key_code("mouse"): return mouseKey()
       default: return nil
       }
     }

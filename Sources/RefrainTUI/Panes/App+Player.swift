@@ -1,0 +1,125 @@
+import Foundation
+import RefrainCatalog
+import RefrainCore
+
+/// The Player pane: the track, the cover box, the modes, the progress bar and the two
+/// lyric lines; with less room, rows give way in a fixed order and the lyrics stay.
+extension App {
+  func drawPlayer(into grid: inout ScreenGrid, in rect: Rect) {
+    let snapshot = presenter.snapshot
+    guard let track = snapshot.track else {
+      grid.putCentered(
+        "Nothing playing. Pick something on Home (1) or Search (2).", x: rect.x,
+        y: rect.y + rect.height / 2, width: rect.width, style: .dim)
+      return
+    }
+    let modes =
+      "vol \(snapshot.volume)%  shuffle \(snapshot.isShuffled ? "on" : "off")  repeat \(snapshot.repeatMode.rawValue)"
+      + (presenter.lyricOffsetMs != 0
+        ? "  lyrics \(presenter.lyricOffsetMs > 0 ? "+" : "")\(presenter.lyricOffsetMs) ms" : "")
+    let queueLine =
+      "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
+    guard rect.height >= 16 && rect.width >= 60 else {
+      // No room for the cover: the rows that fit, the lyrics always among them.
+      var y = rect.y
+      for row in PlayerRow.fitting(rect.height) {
+        let textWidth = rect.width - 3
+        switch row {
+        case .gap: break
+        case .title: grid.put(track.title, x: 2, y: y, maxWidth: textWidth, style: .title)
+        case .artist: grid.put(track.artist ?? "Unknown artist", x: 2, y: y, maxWidth: textWidth)
+        case .album: grid.put(track.album ?? "", x: 2, y: y, maxWidth: textWidth, style: .dim)
+        case .modes: grid.put(modes, x: 2, y: y, maxWidth: textWidth, style: .dim)
+        case .queue: grid.put(queueLine, x: 2, y: y, maxWidth: textWidth, style: .dim)
+        case .progress:
+          drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
+        case .lyrics: drawTwoLyricLines(into: &grid, y: y, width: rect.width, snapshot: snapshot)
+        }
+        y += row == .lyrics ? 2 : 1
+      }
+      return
+    }
+    var y = rect.y + 1
+    let coverWidth = 16
+    let cover = Rect(x: 2, y: y, width: coverWidth, height: 8)
+    grid.box(cover, style: .border)
+    grid.putCentered("♪", x: cover.x, y: cover.y + 3, width: cover.width, style: .accent)
+    grid.putCentered("cover", x: cover.x, y: cover.y + 4, width: cover.width, style: .dim)
+    let textX = coverWidth + 5
+    let textWidth = rect.width - textX - 1
+    grid.put(track.title, x: textX, y: y, maxWidth: textWidth, style: .title)
+    grid.put(track.artist ?? "Unknown artist", x: textX, y: y + 1, maxWidth: textWidth)
+    grid.put(track.album ?? "", x: textX, y: y + 2, maxWidth: textWidth, style: .dim)
+    grid.put(modes, x: textX, y: y + 4, maxWidth: textWidth, style: .dim)
+    grid.put(queueLine, x: textX, y: y + 5, maxWidth: textWidth, style: .dim)
+    y += 9
+    drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
+    drawTwoLyricLines(
+      into: &grid, y: min(y + 2, rect.y + rect.height - 2), width: rect.width, snapshot: snapshot)
+  }
+
+  /// The Player pane's two-line lyrics at `y`: the current line and the next, centred.
+  private func drawTwoLyricLines(
+    into grid: inout ScreenGrid, y: Int, width: Int, snapshot: PlaybackSnapshot
+  ) {
+    if let follower = presenter.lyrics, follower.timeline.isSynced {
+      let lines = follower.timeline.lines
+      let current = follower.timeline.index(at: snapshot.position)
+      let currentText = current.map { lines[$0].text } ?? "♪"
+      let nextIndex = (current ?? -1) + 1
+      grid.putCentered(
+        currentText.isEmpty ? "♪" : currentText, x: 1, y: y, width: width - 2, style: .current)
+      if nextIndex < lines.count {
+        grid.putCentered(lines[nextIndex].text, x: 1, y: y + 1, width: width - 2, style: .dim)
+      }
+    } else {
+      grid.putCentered(
+        lyricsNotice ?? (presenter.lyrics == nil ? "no lyrics" : "plain lyrics: press l"), x: 1,
+        y: y, width: width - 2, style: .dim)
+    }
+  }
+
+  private func drawProgress(
+    into grid: inout ScreenGrid, x: Int, y: Int, width: Int, snapshot: PlaybackSnapshot
+  ) {
+    let elapsed = Self.clock(snapshot.position)
+    let total = Self.clock(snapshot.duration)
+    let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(total) - 4
+    guard barWidth > 2 else { return }
+    let fraction = snapshot.duration.map { $0 > 0 ? min(1, snapshot.position / $0) : 0 } ?? 0
+    let filled = Int(Double(barWidth) * fraction)
+    let bar =
+      String(repeating: "=", count: filled) + String(repeating: "-", count: barWidth - filled)
+    let used = grid.put(elapsed.isEmpty ? "0:00" : elapsed, x: x, y: y)
+    grid.put("[\(bar)]", x: x + used + 1, y: y, style: .progress)
+    grid.put(total, x: x + used + barWidth + 4, y: y)
+  }
+}
+
+/// A row of the Player pane without the cover box, top to bottom.
+enum PlayerRow: Equatable {
+  /// A blank row; the number only tells them apart.
+  case gap(Int)
+  case title, artist, album, modes, queue, progress
+  /// The current and the next lyric line (two rows).
+  case lyrics
+
+  /// Every row, when there is room: 12 screen rows.
+  static let all: [PlayerRow] = [
+    .gap(0), .title, .artist, .album, .gap(1), .modes, .queue, .gap(2), .progress, .gap(3), .lyrics,
+  ]
+
+  /// What goes first when rows are short: the title, progress and lyrics always stay.
+  static let dropOrder: [PlayerRow] = [
+    .gap(3), .album, .gap(1), .queue, .gap(0), .modes, .gap(2), .artist,
+  ]
+
+  /// The rows that fit in `height`, in screen order.
+  static func fitting(_ height: Int) -> [PlayerRow] {
+    var rows = all
+    for row in dropOrder where rows.reduce(0, { $0 + ($1 == .lyrics ? 2 : 1) }) > height {
+      rows.removeAll { $0 == row }
+    }
+    return rows
+  }
+}
