@@ -29,7 +29,8 @@ extension RefrainConfiguration {
   private static let keyTableNotes: [String: [String]] = [
     "keys": [
       "# Key names: letters (G is shift-g), digits, space, enter, esc, tab, shift-tab, up,",
-      "# down, left, right, pgup, pgdn, home, end, backspace, delete, ctrl-a … ctrl-z, F1 … F12.",
+      "# down, left, right, pgup, pgdn, home, end, backspace, delete, ctrl-a … ctrl-z, F1 … F12,",
+      "# wheelup, wheeldown (with display.mouse = true).",
       "# Quote names with other characters than letters, digits, - and _. A binding replaces",
       "# the key's standard one; an empty command removes it. `refrain keys` lists them all.",
       "# Example: \"ctrl-d\" = \"pagedown\"",
