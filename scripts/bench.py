@@ -779,7 +779,8 @@ def _library_summary_rows(R: dict) -> list[str]:
         sp = sc.get("speedup_vs_cmus")
         rows.append(f"| 12 | scan {sc['files']:,} new MP3 files into a fresh library, median of {sc['runs']} | "
                     f"{sc['refrain_seconds']:.2f} s ({sc['refrain_files_per_second']:,} files/s) | "
-                    + (f"cmus {sc['cmus_seconds']:.2f} s" if sp else "cmus not measured")
+                    + (f"cmus {sc['cmus_seconds']:.2f} s ({sc['cmus_tracks']:,} tracks)" if sp else
+                       "cmus not compared" if sc.get("cmus_tracks") is not None else "cmus not measured")
                     + " | ≥ 2× faster than cmus | "
                     + (f"{sp:.2f}× cmus's speed: {within(sp, 2.0, lower_is_better=False)}" if sp else "") + " |")
         rows.append(f"| 12 | peak RSS of that scan; rescan with nothing changed | "
@@ -816,9 +817,13 @@ def _library_sections(R: dict) -> list[str]:
             "titles, nested folders, sidecar `.lrc` files, hostile titles, and a few files that are not MP3). "
             "Each Refrain run is `refrain scan --json DIR` into a fresh `XDG_DATA_HOME` (wall time and peak RSS "
             "from `os.wait4`, start-up included), then the same command again with nothing changed (*rescan*). "
-            "cmus runs in tmux with a fresh `CMUS_HOME`: the clock starts at `cmus-remote -C 'add -l DIR'` and "
-            "stops when `save -l` no longer answers \"can't save when tracks are being added\" (its start-up "
-            "is not counted); its peak RSS is `VmHWM`. Runs alternate Refrain, cmus.")
+            "cmus runs in a tmux server of its own with a fresh `CMUS_HOME`; once it answers `cmus-remote -Q` "
+            "(its start-up is not counted), the clock starts at `cmus-remote -C 'add -l DIR'` and stops when "
+            "`save -l FILE` no longer answers \"can't save when tracks are being added\" and FILE lists all "
+            f"{sc.get('playable_files', sc['files']):,} playable files (the other {sc.get('broken_files', 0)} are "
+            "not audio; cmus hands tracks from its worker thread to its main loop in batches, so a save can be "
+            "accepted a moment before the last ones are in, and a run that never gets them all does not count). "
+            "Its peak RSS is `VmHWM`. Runs alternate Refrain, cmus.")
         add("")
         add("| run | Refrain | cmus |")
         add("| --- | --- | --- |")
@@ -827,9 +832,10 @@ def _library_sections(R: dict) -> list[str]:
             add(f"| {i + 1} | {t:.2f} s | {f'{ca[i]:.2f} s' if i < len(ca) else '—'} |")
         add(f"| **median** | **{sc['refrain_seconds']:.2f} s** | "
             + (f"**{sc['cmus_seconds']:.2f} s**" if sc.get("cmus_seconds") else sc.get("cmus", "—")) + " |")
-        ct = sc.get("cmus_tracks")
+        ct, cts = sc.get("cmus_tracks"), sc.get("cmus_all_tracks") or []
         add(f"| tracks indexed | {sc['refrain_added']:,} ({sc['refrain_failed']} reported as failed) | "
-            f"{f'{ct:,}' if isinstance(ct, int) else '—'} |")
+            + (f"{ct:,}" + (f" (runs: {', '.join(f'{t:,}' for t in cts)})" if len(set(cts)) > 1 else
+                            (" in every run" if len(cts) > 1 else "")) if isinstance(ct, int) else "—") + " |")
         add(f"| peak RSS | {sc['refrain_peak_rss_kb'] / 1024:.1f} MB | "
             + (f"{sc['cmus_peak_rss_kb'] / 1024:.1f} MB" if sc.get("cmus_peak_rss_kb") else "—") + " |")
         add(f"| rescan, nothing changed | {sc['refrain_rescan_seconds']:.2f} s, "
@@ -837,9 +843,24 @@ def _library_sections(R: dict) -> list[str]:
         add("")
         if sc.get("speedup_vs_cmus"):
             sp = sc["speedup_vs_cmus"]
-            add(f"Refrain scanned at **{sp:.2f}× cmus's speed** (cmus time / Refrain time; target ≥ 2×). "
-                "cmus's time depends on how it is started (0.4–12 s for 10,000 files on this machine): see "
-                "*A caveat on the cmus reference* in [benchmarks-library.md](benchmarks-library.md).")
+            add(f"Refrain scanned at **{sp:.2f}× cmus's speed** (cmus time / Refrain time; target ≥ 2×)."
+                + (f" cmus holds the library in memory and writes it (`CMUS_HOME/cache`, "
+                   f"{sc['cmus_cache_bytes'] / 2 ** 20:.1f} MiB) only when it quits, which took a further "
+                   f"{sc['cmus_quit_seconds']:.2f} s (median); Refrain's time includes committing to its "
+                   f"database. Counting that write, cmus took {sc['cmus_seconds'] + sc['cmus_quit_seconds']:.2f} s and "
+                   f"Refrain ran at {(sc['cmus_seconds'] + sc['cmus_quit_seconds']) / sc['refrain_seconds']:.2f}× "
+                   "its speed."
+                   if sc.get("cmus_quit_seconds") is not None and sc.get("cmus_cache_bytes") else ""))
+            add("")
+        if sc.get("cmus_startup_seconds") is not None:
+            plugin = sc.get("cmus_output_plugin") or "none"
+            add(f"cmus's start-up, not counted above, took {sc['cmus_startup_seconds']:.1f} s (median; output "
+                f"plugin: {plugin}). cmus reads no command from its socket until it has set up an output plugin. "
+                "Under `scripts/with-test-pulse` it finds the PulseAudio server at once; with no sound server its "
+                "JACK plugin retries starting `jackd` for about 6 s and libao then probes for a NAS server for "
+                "about 5 s more, so `cmus-remote -C 'add -l DIR'` blocks for about 11 s. Earlier versions of this "
+                "benchmark started the clock there and so reported 10–12 s for cmus when run outside "
+                "`with-test-pulse`, against 0.4–0.7 s inside it; that was start-up, not scanning.")
             add("")
     if se:
         la, im = se["latency"], se.get("import", {})
