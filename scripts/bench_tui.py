@@ -599,10 +599,11 @@ def reference_roundtrips(workdir: Path, reply: str, n: int, pause: float) -> dic
         srv.wait()
 
 
-def process_roundtrips(app: RefrainTUI, n: int, pause: float) -> dict:
+def process_roundtrips(app: RefrainTUI, n: int, pause: float, argv: list[str] | None = None) -> dict:
+    """Spawn-to-exit times of `refrain ctl status` (or of `argv`, e.g. /bin/true as a floor)."""
     times, bad = [], 0
     env = dict(os.environ, **app.env)
-    argv = [str(app.binary), "ctl", "status"]
+    argv = argv or [str(app.binary), "ctl", "status"]
     for _ in range(n):
         t0 = time.perf_counter()
         r = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=10)
@@ -658,6 +659,7 @@ def session_refrain(ctx: dict, window: float, paused: float, stopped: float, cal
         out["reference"] = reference_roundtrips(ctx["tui_tmp"], reply, calls, pause=0.004)
         out["process"] = process_roundtrips(app, proc_calls, pause=0.004)
         out["process"]["state"] = app.status().get("state")
+        out["true_process"] = process_roundtrips(app, proc_calls, pause=0.004, argv=["/bin/true"])
         del before_bytes
         # 7: paused, nothing else happening (cmus, paused too, is sampled over the same span).
         app.ctl("pause")
@@ -1455,13 +1457,17 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         add("| | n | p50 | p90 | p99 | max | failed |")
         add("| --- | --- | --- | --- | --- | --- | --- |")
         for label, d in (("Refrain: socket round trip", so), ("reference: the same client, bare Python server", s.get("reference")),
-                         ("Refrain: whole `refrain ctl status` process", pr)):
+                         ("Refrain: whole `refrain ctl status` process", pr),
+                         ("floor: the whole `/bin/true` process, same spawner", s.get("true_process"))):
             if d and d["ms"]:
                 add(f"| {label} | {d['n']} | {pct(d['ms'], 50):.2f} ms | {pct(d['ms'], 90):.2f} ms | "
                     f"{pct(d['ms'], 99):.2f} ms | {max(d['ms']):.2f} ms | {d['bad']} |")
         add("")
         add(f"Target p99 ≤ 5 ms: socket {_within(pct(so['ms'], 99), 5)}"
             + (f"; process {_within(pct(pr['ms'], 99), 5)}" if pr and pr["ms"] else "")
+            + ". A process's round trip is mostly its start-up: loading about 80 shared libraries "
+            "(Swift runtime, Foundation, curl, PulseAudio, SQLite, ncurses) before `main`; `/bin/true` "
+            "spawned the same way is the floor this machine allows any process"
             + f". The reference server (a Python process answering a fixed copy of Refrain's status line) shows "
             "what this machine's scheduling alone costs, with the same client, right after. "
             f"State after the calls: `{so.get('state')}` / `{(pr or {}).get('state')}`. "
