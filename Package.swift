@@ -17,7 +17,8 @@ let package = Package(
     // C libraries, each behind a thin system-library wrapper.
     .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
-    .systemLibrary(name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+    .systemLibrary(
+      name: "CPulse", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
 
@@ -31,7 +32,8 @@ let package = Package(
       name: "RefrainCatalog",
       dependencies: ["RefrainCore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .target(name: "RefrainTUI", dependencies: ["RefrainCore", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
+    .target(
+      name: "RefrainTUI", dependencies: ["RefrainCore", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
     .target(
       name: "RefrainConfig",
       dependencies: [
@@ -52,12 +54,17 @@ let package = Package(
       name: "refrain-bench", dependencies: ["RefrainCore", "RefrainAudio"],
       path: "Sources/RefrainBench"),
 
-    .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore"]),
+    // The fake player the presenter and the full-screen player's tests share.
+    .target(
+      name: "RefrainTestSupport", dependencies: ["RefrainCore"], path: "Tests/RefrainTestSupport"),
+    .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
     .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
     .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
     .testTarget(
-      name: "RefrainTUITests", dependencies: ["RefrainTUI", "RefrainCore", "RefrainCatalog"]),
-    .testTarget(name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore", "RefrainTUI"]),
+      name: "RefrainTUITests",
+      dependencies: ["RefrainTUI", "RefrainCore", "RefrainCatalog", "RefrainTestSupport"]),
+    .testTarget(
+      name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore", "RefrainTUI"]),
   ],
   swiftLanguageModes: [.v6]
 )

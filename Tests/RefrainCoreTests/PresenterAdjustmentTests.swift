@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// Seeking, volume, shuffle and repeat: commands that adjust what plays.
@@ -32,8 +33,9 @@ final class PresenterAdjustmentTests: XCTestCase {
     player.position = 30
     presenter.seek(by: 5)
     XCTAssertEqual(player.lastSeek, 35)
+    // The player is now at 35, where the first seek landed.
     presenter.seek(by: -10)
-    XCTAssertEqual(player.lastSeek, 20)
+    XCTAssertEqual(player.lastSeek, 25)
   }
 
   func testSeekByClampsBelowZero() {

@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// The player's events: started, gapless hand-over, natural ends and failures.

@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// Lyrics on the presenter: the highlighted line, seek-on-select and the offset nudge.

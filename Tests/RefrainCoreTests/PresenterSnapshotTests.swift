@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// Snapshots for Refrain's panes, and redrawing only on change.

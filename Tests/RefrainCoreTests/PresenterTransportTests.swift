@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// The user's transport commands: start, play, pause, stop, next and previous.

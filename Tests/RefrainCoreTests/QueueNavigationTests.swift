@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// Moving through Refrain's queue: next, previous, peek and repeat.

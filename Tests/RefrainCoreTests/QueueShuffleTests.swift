@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// Shuffle in Refrain's queue: seeded, stable and kind to the current track.

@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 /// Tracks that failed: marked with a reason and skipped, never looped over.

@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 @testable import RefrainTUI
@@ -131,7 +132,7 @@ final class TestClock {
 
 /// An ``App`` over a fake player, a fake catalog and (optionally) a real library file.
 final class TUIHarness {
-  let player = TUIFakePlayer()
+  let player = FakePlayer()
   let presenter: PlaybackPresenter
   let app: App
   let clock = TestClock()
