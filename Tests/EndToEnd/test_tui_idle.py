@@ -3,9 +3,10 @@
 The full-screen player plays a demo track on the test PulseAudio server, is paused with
 `refrain ctl pause`, and is then watched through /proc for a few seconds: its main thread
 must not wake at all (the UI loop sleeps in poll() with nothing to animate), its PulseAudio
-stream must be gone (closed after 2 s paused, so libpulse's thread stops waking), and the
-whole process may wake at most about once a second (libdispatch's own timer). Bounds are
-generous; `make bench` reports the precise figures.
+stream must be gone (closed after 2 s paused, so libpulse's thread stops waking), and no other
+thread may wake either: background work runs on Refrain's own executor, not on
+libdispatch's pool, whose monitor would wake the process every second. The bound allows
+two stray wake-ups in 5 s; `make bench` reports the precise figures.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def test_paused_player_sleeps_and_plays_on(tui_factory):
     names = {tid: after[tid][0] for tid in after}
     print("wake-ups while paused:", {f"{names[t]}:{t}": n for t, n in woke.items()}, f"over {span:.1f} s")
     assert woke.get(pid, 0) == 0, f"the UI thread woke {woke.get(pid)} times while paused"
-    assert sum(woke.values()) / span <= 2.0, f"paused Refrain woke {sum(woke.values())} times in {span:.1f} s"
+    assert sum(woke.values()) <= 2, f"paused Refrain woke {sum(woke.values())} times in {span:.1f} s: {woke}"
     assert status()["position"] == paused_at
 
     ctl("play")

@@ -64,7 +64,10 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     }
     pipeRead = fds[0]
     pipeWrite = fds[1]
-    let thread = Thread { [self] in self.run() }
+    let thread = Thread { [self] in
+      nameCurrentThread("refrain-player")
+      self.run()
+    }
     thread.name = "refrain-player"
     thread.qualityOfService = .userInteractive
     self.thread = thread

@@ -4,7 +4,8 @@ import Foundation
 /// ignores cancellation (it is cancelled and left to finish on its own).
 ///
 /// The lyrics resolver limits a whole lookup with it, and online sources limit each request
-/// (Foundation's own URLSession time-outs are whole seconds on Linux).
+/// (Foundation's own URLSession time-outs are whole seconds on Linux). The operation and the
+/// timer run on ``BackgroundExecutor``, not on libdispatch's pool.
 public enum LyricsDeadline {
   /// How a limited operation ended.
   public enum Outcome<Value: Sendable>: Sendable {
@@ -26,18 +27,16 @@ public enum LyricsDeadline {
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         race.start(continuation)
-        let work = Task {
+        let executor = BackgroundExecutor.shared
+        let work = Task(executorPreference: executor) {
           do {
             race.finish(.value(try await operation()))
           } catch {
             race.finish(.failure(error))
           }
         }
-        let timer = Task {
-          try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-          race.finish(.timedOut)
-        }
-        race.track(work, timer)
+        let timer = executor.schedule(after: seconds) { race.finish(.timedOut) }
+        race.track(work) { executor.cancel(timer) }
       }
     } onCancel: {
       race.finish(.cancelled)
@@ -51,6 +50,7 @@ public enum LyricsDeadline {
     private var early: Outcome<Value>?
     private var done = false
     private var tasks: [Task<Void, Never>] = []
+    private var cancelTimer: (@Sendable () -> Void)?
 
     /// Installs the continuation; resumes it at once if an outcome arrived first.
     func start(_ continuation: CheckedContinuation<Outcome<Value>, Never>) {
@@ -64,13 +64,20 @@ public enum LyricsDeadline {
       lock.unlock()
     }
 
-    /// Remembers the racing tasks, cancelling them if the race is already over.
-    func track(_ tasks: Task<Void, Never>...) {
+    /// Remembers the racing work and how to stop its timer, stopping both if the race is
+    /// already over.
+    func track(_ task: Task<Void, Never>, cancelTimer: @escaping @Sendable () -> Void) {
       lock.lock()
       let over = done
-      if !over { self.tasks = tasks }
+      if !over {
+        tasks = [task]
+        self.cancelTimer = cancelTimer
+      }
       lock.unlock()
-      if over { for task in tasks { task.cancel() } }
+      if over {
+        task.cancel()
+        cancelTimer()
+      }
     }
 
     /// Reports an outcome; only the first one counts.
@@ -85,10 +92,13 @@ public enum LyricsDeadline {
       self.continuation = nil
       if continuation == nil { early = outcome }
       let losers = tasks
+      let stopTimer = cancelTimer
       tasks = []
+      cancelTimer = nil
       lock.unlock()
       continuation?.resume(returning: outcome)
       for task in losers { task.cancel() }
+      stopTimer?()
     }
   }
 }

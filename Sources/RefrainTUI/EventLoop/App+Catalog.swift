@@ -9,7 +9,7 @@ extension App {
     let provider = provider
     let inbox = inbox
     homeState = "Loading \(provider.name)…"
-    Task.detached {
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
       do {
         let sections = try await provider.home()
         inbox.post { app in
@@ -41,7 +41,7 @@ extension App {
     let inbox = inbox
     search.pending = SearchKind.allCases.count
     for kind in SearchKind.allCases {
-      Task.detached {
+      Task.detached(executorPreference: BackgroundExecutor.shared) {
         let result: Result<[CatalogItem], Error>
         do {
           result = .success(
@@ -104,7 +104,7 @@ extension App {
     setStatus("loading \(name)…", seconds: 10)
     let provider = provider
     let inbox = inbox
-    Task.detached {
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
       let result: Result<[CatalogTrack], Error>
       do {
         result = .success(DetailState(content: try await load(provider)).tracks)
@@ -131,7 +131,7 @@ extension App {
     let depth = details[target, default: []].count
     let provider = provider
     let inbox = inbox
-    Task.detached {
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
       let content: DetailState.Content
       do {
         content = try await load(provider)
@@ -155,7 +155,7 @@ extension App {
     let inbox = inbox
     let chosen = tracks[min(max(0, index), tracks.count - 1)]
     setStatus("loading \(chosen.title)…", seconds: 10)
-    Task.detached {
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
       var playable: [Track] = []
       var start = 0
       var reasons: [String] = []

@@ -28,7 +28,7 @@ extension App {
     if let stored = catalogTracks[track.id] { try? library?.recordPlay(stored) }
     let loader = lyricsLoader
     let inbox = inbox
-    Task.detached {
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
       let result = await loader(track)
       inbox.post { app in
         guard app.presenter.queue.current == track else { return }
