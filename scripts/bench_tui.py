@@ -1346,8 +1346,13 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
                          "is libdispatch's manager thread, which re-arms a one-second timer; the 5-line Swift "
                          "program above shows the same wake-ups once anything has run on a global queue, so "
                          "they come with the Swift runtime on Linux, not from a timer of Refrain's")
+        if not names:
+            notes.append("nothing: no thread woke. The PulseAudio connection is closed after 2 s paused, and "
+                         "background work runs on Refrain's own executor (`BackgroundExecutor`) rather than "
+                         "libdispatch's pool, whose monitor wakes any process that used it once a second "
+                         "(the 5-line Swift program above)")
         main = min(p["per_thread"], key=lambda t: t["tid"]) if p["per_thread"] else None
-        if main and not main["vcs"]:
+        if main and not main["vcs"] and names:
             notes.append("the main thread (the lowest tid) did not wake at all: the UI loop sleeps in `poll()` "
                          "with no timeout while paused")
         if notes:
