@@ -6,16 +6,6 @@ import XCTest
 
 /// The full lyrics view: following the clock, scrolling by hand, seek mode.
 final class AppLyricsViewTests: XCTestCase {
-  /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
-  private func playingNumbered() -> TUIHarness {
-    let harness = TUIHarness(lyrics: [
-      "fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)
-    ])
-    harness.waitForHome()
-    harness.playFromHome("우산 하나", duration: 60)
-    return harness
-  }
-
   /// The row of the screen holding `text` (trimmed), if any.
   private func rowIndex(of text: String, in grid: ScreenGrid) -> Int? {
     (0..<grid.height).first { grid.row($0).trimmingCharacters(in: .whitespaces).hasSuffix(text) }
@@ -24,7 +14,7 @@ final class AppLyricsViewTests: XCTestCase {
   // MARK: - Following
 
   func testTheCurrentLineStaysCentredWhileFollowing() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21
     harness.press("l")
     assertScreen(
@@ -58,7 +48,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testTheFirstLinesStartHalfWayDown() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 0.5
     harness.press("l")
     let grid = harness.redraw()
@@ -91,7 +81,7 @@ final class AppLyricsViewTests: XCTestCase {
   // MARK: - Moving by hand
 
   func testJSelectsTheLineAfterTheHighlightedOne() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21  // Line 10 (index 9)
     harness.press("l", "j")
     let grid = harness.redraw()
@@ -106,7 +96,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testEnterInSeekModeSeeksToTheSelectedLinesTime() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21
     harness.press("l", "j", "j", "j")
     harness.press("enter")
@@ -120,7 +110,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testEnterWhileFollowingActsOnTheHighlightedLineNotAnOldOne() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 5  // Line 2 when the view opens
     harness.press("l")
     harness.player.position = 21  // the song moved on to Line 10
@@ -129,7 +119,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testUpAndDownStopAtTheFirstAndLastLines() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 3
     harness.press("l", "g", "k", "enter")
     XCTAssertEqual(harness.player.seeks.last, 2)
@@ -138,7 +128,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testFAndFiveIdleSecondsReturnToFollowing() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21
     harness.press("l", "k", "k", "k")
     XCTAssertEqual(harness.redraw().row(8), "› Line 7")
@@ -158,7 +148,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testSTurnsSeekModeOffSoEnterClosesTheView() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21
     harness.press("l", "s")
     XCTAssertEqual(harness.row(1), " Lyrics — seek mode off (s) · following · Esc closes")
@@ -174,7 +164,7 @@ final class AppLyricsViewTests: XCTestCase {
   }
 
   func testEscQAndLCloseTheView() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     for key in ["esc", "q", "l"] {
       harness.press("l")
       XCTAssertNotNil(harness.app.lyricsView)
@@ -198,7 +188,7 @@ final class AppLyricsViewTests: XCTestCase {
   // MARK: - Nudging
 
   func testBracketsNudgeTheLyricsAndThePlayerSaysBy() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 19.95  // just before Line 10 at 0:20
     harness.press("4")
     harness.size = (100, 30)

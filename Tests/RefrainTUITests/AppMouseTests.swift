@@ -6,16 +6,6 @@ import XCTest
 
 /// Mouse input as the terminal layer reports it (`display.mouse = true`): the wheel and clicks.
 final class AppMouseTests: XCTestCase {
-  /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
-  private func playingNumbered() -> TUIHarness {
-    let harness = TUIHarness(lyrics: [
-      "fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)
-    ])
-    harness.waitForHome()
-    harness.playFromHome("우산 하나", duration: 60)
-    return harness
-  }
-
   private func click(_ harness: TUIHarness, x: Int, y: Int) {
     harness.app.handle(key: .click(x: x, y: y))
     harness.redraw()
@@ -32,7 +22,7 @@ final class AppMouseTests: XCTestCase {
   }
 
   func testTheWheelScrollsTheLyricsViewByHandAndStopsFollowing() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21  // Line 10
     harness.press("l", "wheeldown", "wheeldown")
     let grid = harness.redraw()
@@ -112,7 +102,7 @@ final class AppMouseTests: XCTestCase {
   }
 
   func testAClickOnALyricLineSelectsIt() {
-    let harness = playingNumbered()
+    let harness = TUIHarness.playingNumbered()
     harness.player.position = 21  // Line 10 on row 8
     harness.press("l")
     click(harness, x: 4, y: 10)

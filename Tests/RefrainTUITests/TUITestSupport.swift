@@ -157,6 +157,16 @@ final class TUIHarness {
     app.now = { clock.now }
   }
 
+  /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
+  static func playingNumbered() -> TUIHarness {
+    let harness = TUIHarness(lyrics: [
+      "fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)
+    ])
+    harness.waitForHome()
+    harness.playFromHome("우산 하나", duration: 60)
+    return harness
+  }
+
   /// A library on a fresh SQLite file in a temporary folder, removed after the test.
   static func temporaryLibrary(_ test: XCTestCase) throws -> LibraryStore {
     let folder = FileManager.default.temporaryDirectory
