@@ -870,6 +870,19 @@ class EnvRecorder(Recorder):
         time.sleep(settle)
 
 
+def _stream_back(env: dict, ready: float) -> float | None:
+    """When a playback stream appeared on the server (polled for 3 s after `ready`), then
+    waits until 3.5 s after `ready` so the recording holds the first sound."""
+    stream = None
+    while time.monotonic() < ready + 3:
+        if _sink_inputs(env):
+            stream = time.monotonic()
+            break
+        time.sleep(0.003)
+    time.sleep(max(0.0, ready + 3.5 - time.monotonic()))
+    return stream
+
+
 def _first_sound(rec: EnvRecorder) -> tuple[float | None, float | None, float | None]:
     """(recording start, first sample above -60 dBFS, both on the monotonic clock; and the
     offset of that sample in the recording), or Nones."""
@@ -986,13 +999,7 @@ def bench_resume(ctx: dict, reps: int, ref_reps: int) -> dict:
                 break
             rec = EnvRecorder(server.SINK, ctx["tui_tmp"] / f"resume{i}.wav", server.env)
             rec.start(wait=False)
-            stream = None
-            while time.monotonic() < ready + 3:
-                if _sink_inputs(server.env):
-                    stream = time.monotonic()
-                    break
-                time.sleep(0.003)
-            time.sleep(max(0.0, ready + 3.5 - time.monotonic()))
+            stream = _stream_back(server.env, ready)
             t0, heard, first = _first_sound(rec)
             moved = next(((t, p) for t, p in run.positions() if t > killed and stalled is not None
                           and p >= stalled + 0.2), None)
@@ -1041,13 +1048,7 @@ def bench_resume(ctx: dict, reps: int, ref_reps: int) -> dict:
             player = subprocess.Popen(ref_cmd, env=server.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
             spawned = time.monotonic()
-            stream = None
-            while time.monotonic() < ready + 3:
-                if _sink_inputs(server.env):
-                    stream = time.monotonic()
-                    break
-                time.sleep(0.003)
-            time.sleep(max(0.0, ready + 3.5 - time.monotonic()))
+            stream = _stream_back(server.env, ready)
             t0, heard, first = _first_sound(rec)
             player.kill()
             player.wait()
