@@ -141,7 +141,7 @@ final class HeadlessSession {
     }
     let loader = lyricsLoader
     let inbox = inbox
-    Task.detached {
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
       let document = await loader(track).document
       inbox.post { session in
         guard session.presenter.queue.current == track else { return }

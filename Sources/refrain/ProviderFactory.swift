@@ -46,11 +46,11 @@ enum ProviderFactoryError: Error, CustomStringConvertible {
 /// Runs an async operation to completion from synchronous command code.
 ///
 /// Commands are synchronous (`ParsableCommand`); providers are async. The operation runs on
-/// the cooperative pool while the calling thread waits.
+/// ``BackgroundExecutor`` while the calling thread waits.
 func waitFor<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
   let box = ResultBox<T>()
   let done = DispatchSemaphore(value: 0)
-  Task {
+  Task(executorPreference: BackgroundExecutor.shared) {
     do {
       box.result = .success(try await operation())
     } catch {
