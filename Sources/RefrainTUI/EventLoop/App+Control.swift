@@ -72,7 +72,8 @@ extension App {
         try library.removeEntries([entries[position - 1].entryID], fromPlaylist: id)
       case .move(let id, let from, let to):
         let count = try library.playlist(id).trackCount
-        for position in [from, to] where !(1...max(count, 1)).contains(position) || count == 0 {
+        // Positions parse as 1 or more, so only the upper bound needs checking.
+        for position in [from, to] where position > count {
           throw CommandFailure(Self.outside(position, count: count))
         }
         try library.moveEntry(inPlaylist: id, from: from - 1, to: to - 1)
