@@ -22,8 +22,15 @@ public protocol AudioOutput: AnyObject {
   /// A sound-server connection keeps a thread waking while it is open; a file must stay
   /// open until the end.
   var closesWhenIdle: Bool { get }
+  /// Seconds of audio the player keeps queued ahead of the listener, or `nil` when
+  /// ``write(_:)`` paces playback itself by blocking.
+  ///
+  /// With a value, the player refills the queue when half of it has been heard and sleeps
+  /// in between, waking at once for commands; seeks, pauses and volume changes flush it.
+  var bufferAhead: Double? { get }
 }
 
 extension AudioOutput {
   public var closesWhenIdle: Bool { false }
+  public var bufferAhead: Double? { nil }
 }

@@ -15,6 +15,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     case resume
     case stop
     case seek(Double)
+    /// Flush and refill at the heard position, so a volume change is heard at once.
+    case refill
     case shutdown
   }
 
@@ -37,7 +39,10 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var prepared: (track: Track, result: Result<Loaded, AudioError>)?
   /// Whether a track ended with no successor prepared yet; a late `prepare` starts it.
   private var awaitingSuccessor = false
-  private var buffer = [UInt8](repeating: 0, count: 4608)
+  private var buffer: [UInt8]
+  /// Track-change events held back until the listener hears the boundary (gapless hand-over
+  /// into a deep output queue), with the monotonic time they fall due.
+  private var announcement: (due: Double, events: [PlayerEvent])?
   /// Whether the output is open (the player closes an idle sound-server connection).
   private var outputOpen = false
   /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
@@ -53,6 +58,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   public init(output: any AudioOutput, idleClose: Double = 2.0) {
     self.output = output
     self.idleClose = idleClose
+    // One MPEG frame per write for outputs that pace by blocking; a refill's worth
+    // (about 0.74 s at 44.1 kHz) for outputs that keep a deep queue.
+    buffer = [UInt8](repeating: 0, count: output.bufferAhead == nil ? 4608 : 4608 * 28)
     var fds: [Int32] = [0, 0]
     if pipe(&fds) == 0 {
       for fd in fds {
@@ -109,7 +117,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   public func setVolume(_ percent: Int) {
     lock.lock()
+    let changed = volumePercent != min(100, max(0, percent))
     volumePercent = min(100, max(0, percent))
+    // A deep output queue would hold the old volume for up to its length.
+    if changed, output.bufferAhead != nil, currentState == .playing {
+      mailbox.append(.refill)
+      lock.signal()
+    }
     lock.unlock()
   }
 
@@ -156,7 +170,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     return !mailbox.isEmpty
   }
 
-  private func post(_ events: PlayerEvent...) {
+  private func post(_ events: PlayerEvent...) { post(events) }
+
+  private func post(_ events: [PlayerEvent]) {
     lock.lock()
     pending.append(contentsOf: events)
     lock.unlock()
@@ -198,11 +214,35 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         }
         handle(command)
       }
+      announceIfDue()
       if state == .playing, current != nil { pump() }
     }
   }
 
+  /// Posts held-back track-change events once due, or at once when `now` is true.
+  private func announceIfDue(now: Bool = false) {
+    guard let pending = announcement, now || MonotonicClock.now >= pending.due else { return }
+    announcement = nil
+    post(pending.events)
+  }
+
+  /// Sleeps up to `seconds` (less when an announcement falls due first), waking for commands.
+  private func sleepUnlessMail(_ seconds: Double) {
+    var wait = seconds
+    if let due = announcement?.due { wait = min(wait, due - MonotonicClock.now) }
+    guard wait > 0.001 else { return }
+    lock.lock()
+    if mailbox.isEmpty { _ = lock.wait(until: Date().addingTimeInterval(wait)) }
+    lock.unlock()
+  }
+
   private func handle(_ command: Command) {
+    switch command {
+    case .prepare, .refill, .resume: break
+    default:
+      // The old track's tail is about to be dropped: what was held back is true now.
+      announceIfDue(now: true)
+    }
     switch command {
     case .play(let track, let start):
       startTrack(track, at: start)
@@ -220,11 +260,11 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       }
     case .pause:
       guard state == .playing, let current else { return }
-      let heard = withClock { $0.position(at: MonotonicClock.now) }
-      output.drop()
-      let reached = (try? current.decoder.seek(to: heard)) ?? heard
-      withClock { $0.reset(to: reached) }
+      rewindToHeard(current)
       setState(.paused)
+    case .refill:
+      guard state == .playing, let current else { return }
+      rewindToHeard(current)
     case .resume:
       guard state == .paused, let current else { return }
       do {
@@ -254,6 +294,14 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     case .shutdown:
       break
     }
+  }
+
+  /// Drops what the output holds and moves the decoder back to the position heard.
+  private func rewindToHeard(_ loaded: Loaded) {
+    let heard = withClock { $0.position(at: MonotonicClock.now) }
+    output.drop()
+    let reached = (try? loaded.decoder.seek(to: heard)) ?? heard
+    withClock { $0.reset(to: reached) }
   }
 
   private func load(_ track: Track) -> Result<Loaded, AudioError> {
@@ -333,9 +381,27 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   private func pump() {
     guard let loaded = current else { return }
+    var limit = buffer.count
+    if let ahead = output.bufferAhead {
+      // Refill when half the queue has been heard; sleep until then.
+      let queued = output.latency
+      if queued > ahead / 2 {
+        sleepUnlessMail(queued - ahead / 2)
+        return
+      }
+      let format = loaded.decoder.format
+      limit = min(limit, Int((ahead - queued) * Double(format.sampleRate)) * format.bytesPerFrame)
+    }
     do {
       let count = try buffer.withUnsafeMutableBytes { raw in
-        try loaded.decoder.read(into: raw) { [weak self] in self?.hasMail ?? true }
+        var filled = 0
+        repeat {
+          let part = UnsafeMutableRawBufferPointer(rebasing: raw[filled..<min(raw.count, filled + 4608)])
+          let read = try loaded.decoder.read(into: part) { [weak self] in self?.hasMail ?? true }
+          if read == 0 { break }
+          filled += read
+        } while filled + 4608 <= limit
+        return filled
       }
       if count > 0 {
         applyVolume(count: count)
@@ -411,11 +477,23 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       // Gapless: the output keeps playing the tail of the ended track while this one starts.
       current = following
       withClock { $0.reset(to: 0, sampleRate: following.decoder.format.sampleRate) }
-      post(
-        .trackEnded(ended.track), .started(following.track, duration: following.decoder.duration))
+      let events: [PlayerEvent] = [
+        .trackEnded(ended.track), .started(following.track, duration: following.decoder.duration),
+      ]
+      // The listener hears the boundary once the queue ahead of it has played.
+      let tail = output.latency
+      if tail > 0.005 {
+        announceIfDue(now: true)
+        announcement = (MonotonicClock.now + tail, events)
+      } else {
+        post(events)
+      }
       return
     }
-    try? output.drain()
+    // Let the queue play out, still answering commands; then drain the last few ms.
+    let heardBy = MonotonicClock.now + output.latency
+    while !hasMail, MonotonicClock.now < heardBy - 0.01 { sleepUnlessMail(heardBy - MonotonicClock.now) }
+    if !hasMail { try? output.drain() }
     current = nil
     withClock { $0.freeze(at: MonotonicClock.now) }
     setState(.stopped)
