@@ -36,7 +36,7 @@ public struct LocalLibraryScanner: Sendable {
   {
     let start = Date()
     var summary = ScanSummary()
-    var found: [String: FoundFile] = [:]
+    var found: [FoundFile] = []
     for folder in folders {
       guard let canonical = FolderWalker.canonicalFolder(folder) else {
         summary.missingFolders.append(folder)
@@ -46,14 +46,30 @@ public struct LocalLibraryScanner: Sendable {
       summary.folders.append(canonical)
       let walk = FolderWalker.walk(canonical)
       summary.problems += walk.problems
-      for file in walk.files { found[file.path] = file }
+      found += walk.files
+    }
+    if summary.folders.count > 1 {
+      // One folder may hold another: sort the lists together and keep each path once.
+      found.sort { FolderWalker.precedes($0.path, $1.path) }
+      var unique: [FoundFile] = []
+      unique.reserveCapacity(found.count)
+      for file in found where unique.last?.path != file.path { unique.append(file) }
+      found = unique
     }
 
     let known = try knownFiles(under: summary.folders)
     var toRead: [FoundFile] = []
     var lyricsChanged: [FoundFile] = []
-    for file in found.values.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
-      if let old = known[file.path], old.size == file.size, old.mtime == file.mtime {
+    // Failure notes to drop when these files index well this time.
+    var failedBefore = Set<String>()
+    var seen = known.isEmpty ? nil : Set<String>()
+    for file in found {
+      guard let old = known.isEmpty ? nil : known[file.path] else {
+        toRead.append(file)
+        continue
+      }
+      seen?.insert(file.path)
+      if old.size == file.size, old.mtime == file.mtime {
         if old.lyricsPath != file.lyricsPath, !old.failed {
           lyricsChanged.append(file)
         } else {
@@ -61,18 +77,23 @@ public struct LocalLibraryScanner: Sendable {
         }
       } else {
         toRead.append(file)
+        if old.failed { failedBefore.insert(file.path) }
       }
     }
-    let removed = known.keys.filter { found[$0] == nil }
+    let removed = known.keys.filter { seen?.contains($0) != true }
     let removedTracks = removed.filter { known[$0]?.failed == false }.count
-    try store.write { db in
-      try LocalLibraryIndex.remove(paths: removed, in: db)
-      for file in lyricsChanged {
-        try db.execute(
-          sql: """
-            UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
-            """,
-          arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
+    // Albums and artists can lose their last track only when a track is removed or re-read.
+    let mayLeaveOrphans = !known.isEmpty && (!removed.isEmpty || toRead.count > 0)
+    if !removed.isEmpty || !lyricsChanged.isEmpty {
+      try store.write { db in
+        try LocalLibraryIndex.remove(paths: removed, in: db)
+        for file in lyricsChanged {
+          try db.execute(
+            sql: """
+              UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
+              """,
+            arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
+        }
       }
     }
     summary.removed = removedTracks
@@ -92,12 +113,16 @@ public struct LocalLibraryScanner: Sendable {
       let results = current.slots.values
       reading = number + 1 < batches.count ? startReading(batches[number + 1]) : nil
       try store.write { db in
+        let statements = try LocalLibraryIndex.Statements(db)
+        let now = LibraryStore.now()
         for (file, result) in zip(batch, results) {
           switch result {
-          case .success(let info):
-            let isNew = try index.upsert(info, file: file, in: db)
-            try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
-              .execute(arguments: [file.path])
+          case .success(let row):
+            let isNew = try index.upsert(row, now: now, with: statements)
+            if !failedBefore.isEmpty, failedBefore.contains(file.path) {
+              try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
+                .execute(arguments: [file.path])
+            }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
           case .failure(let error):
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
@@ -121,7 +146,7 @@ public struct LocalLibraryScanner: Sendable {
     }
 
     try store.write { db in
-      try LocalLibraryIndex.removeOrphans(in: db)
+      if mayLeaveOrphans { try LocalLibraryIndex.removeOrphans(in: db) }
       let now = LibraryStore.now()
       for folder in summary.folders {
         try db.execute(
@@ -143,9 +168,11 @@ public struct LocalLibraryScanner: Sendable {
     for batchStart in stride(from: 0, to: tracks.count, by: batchSize) {
       let batch = tracks[batchStart..<min(tracks.count, batchStart + batchSize)]
       try store.write { db in
+        let statements = try LocalLibraryIndex.Statements(db)
+        let now = LibraryStore.now()
         for track in batch {
           let file = FoundFile(path: track.path, size: 0, mtime: 0, lyricsPath: nil)
-          try index.upsert(track.info, file: file, in: db)
+          try index.upsert(LocalTrackRow(track.info, file: file), now: now, with: statements)
         }
       }
     }
@@ -205,7 +232,8 @@ public struct LocalLibraryScanner: Sendable {
     let done: DispatchSemaphore
   }
 
-  /// Starts reading the tags of `files` in the background, on up to ``concurrency`` threads.
+  /// Starts reading the tags of `files` in the background, on up to ``concurrency`` threads,
+  /// and turning them into rows ready to write.
   private func startReading(_ files: [FoundFile]) -> Reading {
     let reading = Reading(slots: ResultSlots(count: files.count), done: DispatchSemaphore(value: 0))
     let reader = tagReader
@@ -214,7 +242,8 @@ public struct LocalLibraryScanner: Sendable {
       DispatchQueue.concurrentPerform(iterations: lanes) { lane in
         for item in stride(from: lane, to: files.count, by: lanes) {
           do {
-            reading.slots.set(item, .success(try reader.readTags(atPath: files[item].path)))
+            let info = try reader.readTags(atPath: files[item].path)
+            reading.slots.set(item, .success(LocalTrackRow(info, file: files[item])))
           } catch let error as TagReadError {
             reading.slots.set(item, .failure(error))
           } catch {
@@ -230,18 +259,18 @@ public struct LocalLibraryScanner: Sendable {
 
 /// One result slot per file, each written by exactly one thread.
 private final class ResultSlots: @unchecked Sendable {
-  private var storage: [Result<LocalTrackInfo, TagReadError>]
+  private var storage: [Result<LocalTrackRow, TagReadError>]
   private let lock = NSLock()
 
   init(count: Int) {
     storage = Array(repeating: .failure(TagReadError("not read")), count: count)
   }
 
-  func set(_ index: Int, _ value: Result<LocalTrackInfo, TagReadError>) {
+  func set(_ index: Int, _ value: Result<LocalTrackRow, TagReadError>) {
     lock.withLock { storage[index] = value }
   }
 
-  var values: [Result<LocalTrackInfo, TagReadError>] { lock.withLock { storage } }
+  var values: [Result<LocalTrackRow, TagReadError>] { lock.withLock { storage } }
 }
 
 /// Turns counts into ``ScanProgress`` reports, at most ten a second.
