@@ -19,6 +19,9 @@ struct BoundStatement {
   /// Prepares `sql` (or takes it from the connection's statement cache).
   init(_ db: Database, sql: String) throws {
     statement = try db.cachedStatement(sql: sql)
+    // GRDB resets a statement before it runs it, not after: one it ran last is still done.
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
   }
 
   private var handle: SQLiteStatement { statement.sqliteStatement }
@@ -26,26 +29,26 @@ struct BoundStatement {
   /// Binds text (or `NULL`) to the 1-based parameter `index`.
   func bind(_ index: Int32, _ value: String?) {
     guard var value else {
-      sqlite3_bind_null(handle, index)
+      bound { sqlite3_bind_null(handle, index) }
       return
     }
     value.withUTF8 { bytes in
-      if let base = bytes.baseAddress {
-        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-          _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
+      bound {
+        guard let base = bytes.baseAddress else {
+          return sqlite3_bind_text(handle, index, "", 0, Self.transient)
         }
-      } else {
-        _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
+        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+          sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
+        }
       }
     }
   }
 
   /// Binds an integer (or `NULL`).
   func bind(_ index: Int32, _ value: Int64?) {
-    if let value {
-      sqlite3_bind_int64(handle, index, value)
-    } else {
-      sqlite3_bind_null(handle, index)
+    bound {
+      if let value { return sqlite3_bind_int64(handle, index, value) }
+      return sqlite3_bind_null(handle, index)
     }
   }
 
@@ -54,15 +57,26 @@ struct BoundStatement {
 
   /// Binds a real (or `NULL`).
   func bind(_ index: Int32, _ value: Double?) {
-    if let value {
-      sqlite3_bind_double(handle, index, value)
-    } else {
-      sqlite3_bind_null(handle, index)
+    bound {
+      if let value { return sqlite3_bind_double(handle, index, value) }
+      return sqlite3_bind_null(handle, index)
     }
   }
 
   /// Binds a boolean as 0 or 1.
-  func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
+  func bind(_ index: Int32, _ value: Bool) {
+    bound { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
+  }
+
+  /// Runs one `sqlite3_bind_…` call. SQLite refuses to bind (`SQLITE_MISUSE`) until a statement
+  /// that ran is reset; should GRDB have run this cached statement since ``run()`` reset it,
+  /// the first binding of the row meets that: reset, and bind again.
+  private func bound(_ bind: () -> Int32) {
+    guard bind() == SQLITE_MISUSE else { return }
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    _ = bind()
+  }
 
   /// Runs the statement once; returns the first column of the first row, if it returned one.
   ///
