@@ -68,9 +68,11 @@ struct BoundStatement {
     bound { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
   }
 
-  /// Runs one `sqlite3_bind_…` call. SQLite refuses to bind (`SQLITE_MISUSE`) until a statement
-  /// that ran is reset; should GRDB have run this cached statement since ``run()`` reset it,
-  /// the first binding of the row meets that: reset, and bind again.
+  /// Runs one `sqlite3_bind_…` call, resetting the statement first when SQLite asks for it.
+  ///
+  /// SQLite refuses to bind (`SQLITE_MISUSE`) until a statement that ran is reset. Should GRDB
+  /// have run this cached statement since ``run()`` reset it, the first binding of the row
+  /// meets that: reset, and bind again.
   private func bound(_ bind: () -> Int32) {
     guard bind() == SQLITE_MISUSE else { return }
     sqlite3_reset(handle)

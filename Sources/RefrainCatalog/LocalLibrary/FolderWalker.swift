@@ -44,73 +44,102 @@ enum FolderWalker {
   }
 
   /// Every MP3 file under `root` (a canonical folder path), sorted by path.
-  static func walk(_ root: String) -> Result {
+  ///
+  /// Folders are read on `lanes` threads at once: a walk is mostly system calls, and a
+  /// library of small album folders has thousands of them.
+  static func walk(_ root: String, lanes: Int = 2) -> Result {
+    let work = WalkQueue(root: root)
+    let lanes = max(1, lanes)
+    var results = Array(repeating: Result(), count: lanes)
+    results.withUnsafeMutableBufferPointer { slots in
+      // Each lane writes only its own slot.
+      nonisolated(unsafe) let slots = slots
+      DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+        while let folder = work.next() {
+          let (found, subfolders) = read(folder, into: &slots[lane], seen: work.firstVisit)
+          slots[lane].files += found
+          work.finished(adding: subfolders)
+        }
+      }
+    }
     var result = Result()
-    var visited = Set<[UInt64]>()
-    var pending = [root]
-    while let folder = pending.popLast() {
-      let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      var status = stat()
-      guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
-        result.problems.append("\(folder): \(String(cString: strerror(errno)))")
-        if descriptor >= 0 { close(descriptor) }
-        continue
-      }
-      guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted,
-        let directory = fdopendir(descriptor)
-      else {
-        close(descriptor)
-        continue
-      }
-      let prefix = folder == "/" ? "/" : folder + "/"
-      var audio: [(name: String, base: Substring)] = []
-      var lyricNames: [Substring: String] = [:]
-      while let entry = readdir(directory) {
-        let type = entry.pointee.d_type
-        let (kind, name) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          let bytes = raw.bindMemory(to: UInt8.self)
-          let (kind, length) = classify(bytes)
-          let keep = kind == .audio || kind == .lyrics || mayBeFolder(type)
-          return (kind, keep ? String(decoding: bytes[..<length], as: UTF8.self) : nil)
-        }
-        if kind == .dots { continue }
-        if kind == .invalid {
-          result.problems.append("\(folder): a file name is not valid UTF-8")
-          continue
-        }
-        guard let name else { continue }
-        var isFolder = type == UInt8(DT_DIR)
-        if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
-          var target = stat()
-          isFolder =
-            fstatat(descriptor, name, &target, 0) == 0 && target.st_mode & S_IFMT == S_IFDIR
-        }
-        if isFolder {
-          pending.append(prefix + name)
-          continue
-        }
-        // The extension is the last four bytes (".mp3" or ".lrc"), so the base is the rest.
-        let base = Substring(name.utf8.dropLast(4))
-        switch kind {
-        case .audio: audio.append((name, base))
-        case .lyrics: lyricNames[base] = min(lyricNames[base] ?? name, name)
-        default: break
-        }
-      }
-      for file in audio {
-        var info = stat()
-        guard fstatat(descriptor, file.name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG
-        else { continue }
-        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        result.files.append(
-          FoundFile(
-            path: prefix + file.name, size: Int64(info.st_size), mtime: mtime,
-            lyricsPath: lyricNames[file.base].map { prefix + $0 }))
-      }
-      closedir(directory)  // Closes `descriptor` too.
+    for part in results {
+      result.files += part.files
+      result.problems += part.problems
     }
     result.files.sort { precedes($0.path, $1.path) }
+    result.problems.sort()
     return result
+  }
+
+  /// Reads one folder: its MP3 files with their sidecar lyrics, and its subfolders.
+  ///
+  /// `seen(device, inode)` says whether the folder is visited for the first time (links can
+  /// lead back to it); problems are added to `result`.
+  private static func read(
+    _ folder: String, into result: inout Result, seen firstVisit: (UInt64, UInt64) -> Bool
+  ) -> ([FoundFile], [String]) {
+    guard let directory = opendir(folder) else {
+      result.problems.append("\(folder): \(String(cString: strerror(errno)))")
+      return ([], [])
+    }
+    defer { closedir(directory) }
+    let descriptor = dirfd(directory)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      result.problems.append("\(folder): \(String(cString: strerror(errno)))")
+      return ([], [])
+    }
+    guard firstVisit(UInt64(status.st_dev), UInt64(status.st_ino)) else { return ([], []) }
+    let prefix = folder == "/" ? "/" : folder + "/"
+    var subfolders: [String] = []
+    var audio: [(name: String, base: Substring)] = []
+    var lyricNames: [Substring: String] = [:]
+    while let entry = readdir(directory) {
+      let type = entry.pointee.d_type
+      let (kind, name) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let (kind, length) = classify(bytes)
+        let keep = kind == .audio || kind == .lyrics || mayBeFolder(type)
+        return (kind, keep ? String(decoding: bytes[..<length], as: UTF8.self) : nil)
+      }
+      if kind == .dots { continue }
+      if kind == .invalid {
+        result.problems.append("\(folder): a file name is not valid UTF-8")
+        continue
+      }
+      guard let name else { continue }
+      var isFolder = type == UInt8(DT_DIR)
+      if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
+        var target = stat()
+        isFolder =
+          fstatat(descriptor, name, &target, 0) == 0 && target.st_mode & S_IFMT == S_IFDIR
+      }
+      if isFolder {
+        subfolders.append(prefix + name)
+        continue
+      }
+      // The extension is the last four bytes (".mp3" or ".lrc"), so the base is the rest.
+      let base = Substring(name.utf8.dropLast(4))
+      switch kind {
+      case .audio: audio.append((name, base))
+      case .lyrics: lyricNames[base] = min(lyricNames[base] ?? name, name)
+      default: break
+      }
+    }
+    var files: [FoundFile] = []
+    files.reserveCapacity(audio.count)
+    for file in audio {
+      var info = stat()
+      guard fstatat(descriptor, file.name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG
+      else { continue }
+      let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      files.append(
+        FoundFile(
+          path: prefix + file.name, size: Int64(info.st_size), mtime: mtime,
+          lyricsPath: lyricNames[file.base].map { prefix + $0 }))
+    }
+    return (files, subfolders)
   }
 
   /// Whether `a` sorts before `b` byte by byte, as SQLite compares paths (String's own order
@@ -172,5 +201,44 @@ enum FolderWalker {
     if a == 0x6D, b == 0x70, c == 0x33 { return (.audio, length) }  // "mp3", any case
     if a == 0x6C, b == 0x72, c | 0x20 == 0x63 { return (.lyrics, length) }  // "lrc"
     return (.other, length)
+  }
+}
+
+/// The folders a walk has yet to read, shared by its threads.
+private final class WalkQueue: @unchecked Sendable {
+  /// Guards everything below.
+  private let condition = NSCondition()
+  private var pending: [String]
+  /// Folders being read right now (they may add more).
+  private var busy = 0
+  /// Folders read, by device and inode.
+  private var visited = Set<[UInt64]>()
+
+  init(root: String) { pending = [root] }
+
+  /// The next folder to read, waiting while others may still add some; `nil` when done.
+  func next() -> String? {
+    condition.lock()
+    defer { condition.unlock() }
+    while pending.isEmpty, busy > 0 { condition.wait() }
+    guard let folder = pending.popLast() else { return nil }
+    busy += 1
+    return folder
+  }
+
+  /// Records that a folder was read and queues its subfolders.
+  func finished(adding subfolders: [String]) {
+    condition.lock()
+    pending += subfolders
+    busy -= 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Whether the folder with this device and inode is read for the first time.
+  func firstVisit(_ device: UInt64, _ inode: UInt64) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return visited.insert([device, inode]).inserted
   }
 }

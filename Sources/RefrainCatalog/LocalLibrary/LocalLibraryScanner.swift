@@ -4,8 +4,9 @@ import GRDB
 /// Indexes the MP3 files in the user's folders into the library file.
 ///
 /// A scan walks the folders, skips files whose size and modification time are unchanged,
-/// reads the tags of new and changed files on every core, and writes them in batches of
-/// ``batchSize`` files per transaction. Indexed files under the scanned folders that are gone
+/// reads the tags of new and changed files on every core (``TagReadAhead``), and writes them
+/// on the calling thread in transactions of up to ``batchSize`` files; a transaction ends
+/// early rather than wait for the disk. Indexed files under the scanned folders that are gone
 /// are dropped; a folder that does not exist (an unplugged disk) is reported and its tracks are
 /// kept.
 public struct LocalLibraryScanner: Sendable {
@@ -13,14 +14,16 @@ public struct LocalLibraryScanner: Sendable {
   public let store: LibraryStore
   /// Reads each file's tags and duration.
   public let tagReader: any TagReader
-  /// Files written per transaction.
+  /// The most files written per transaction (about 60 ms of writing on a 2-core machine).
   public var batchSize: Int
   /// Tag reads run at once.
   public var concurrency: Int
+  /// Rows a transaction waits for before it starts (unless fewer are left).
+  static let minimumRun = 256
 
   /// Creates a scanner.
   public init(
-    store: LibraryStore, tagReader: any TagReader, batchSize: Int = 500,
+    store: LibraryStore, tagReader: any TagReader, batchSize: Int = 2000,
     concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
   ) {
     self.store = store
@@ -44,7 +47,7 @@ public struct LocalLibraryScanner: Sendable {
       }
       guard !summary.folders.contains(canonical) else { continue }
       summary.folders.append(canonical)
-      let walk = FolderWalker.walk(canonical)
+      let walk = FolderWalker.walk(canonical, lanes: concurrency)
       summary.problems += walk.problems
       found += walk.files
     }
@@ -102,21 +105,23 @@ public struct LocalLibraryScanner: Sendable {
     var meter = ProgressMeter(start: start, total: found.count, report: progress)
     meter.advance(to: summary.unchanged + lyricsChanged.count)
     var index = LocalLibraryIndex()
-    let batches = stride(from: 0, to: toRead.count, by: batchSize).map {
-      Array(toRead[$0..<min(toRead.count, $0 + batchSize)])
-    }
-    // The next batch's tags are read while this batch is written.
-    var reading = batches.first.map(startReading)
-    for (number, batch) in batches.enumerated() {
-      guard let current = reading else { break }
-      current.done.wait()
-      let results = current.slots.values
-      reading = number + 1 < batches.count ? startReading(batches[number + 1]) : nil
+    let readAhead = TagReadAhead(
+      files: toRead, reader: tagReader, lanes: concurrency, window: max(batchSize, 1024))
+    defer { readAhead.cancel() }
+    var next = 0
+    while next < toRead.count {
+      // Each transaction starts with a run of rows ready, and ends at `batchSize` rows or
+      // where the reading threads are, whichever comes first.
+      let end = min(toRead.count, next + batchSize)
+      readAhead.waitForRows(through: min(end, next + Self.minimumRun) - 1)
+      let first = next
       try store.write { db in
         let statements = try LocalLibraryIndex.Statements(db)
         let now = LibraryStore.now()
-        for (file, result) in zip(batch, results) {
-          switch result {
+        while next < end, let outcome = readAhead.poll(next) {
+          let file = toRead[next]
+          next += 1
+          switch outcome {
           case .success(let row):
             let isNew = try index.upsert(row, now: now, with: statements)
             if !failedBefore.isEmpty, failedBefore.contains(file.path) {
@@ -142,7 +147,7 @@ public struct LocalLibraryScanner: Sendable {
           }
         }
       }
-      meter.advance(by: batch.count)
+      meter.advance(by: next - first)
     }
 
     try store.write { db in
@@ -225,52 +230,6 @@ public struct LocalLibraryScanner: Sendable {
       return known
     }
   }
-
-  /// Tag reads under way for one batch.
-  private struct Reading: Sendable {
-    let slots: ResultSlots
-    let done: DispatchSemaphore
-  }
-
-  /// Starts reading the tags of `files` in the background, on up to ``concurrency`` threads,
-  /// and turning them into rows ready to write.
-  private func startReading(_ files: [FoundFile]) -> Reading {
-    let reading = Reading(slots: ResultSlots(count: files.count), done: DispatchSemaphore(value: 0))
-    let reader = tagReader
-    let lanes = max(1, min(concurrency, files.count))
-    DispatchQueue.global(qos: .userInitiated).async {
-      DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-        for item in stride(from: lane, to: files.count, by: lanes) {
-          do {
-            let info = try reader.readTags(atPath: files[item].path)
-            reading.slots.set(item, .success(LocalTrackRow(info, file: files[item])))
-          } catch let error as TagReadError {
-            reading.slots.set(item, .failure(error))
-          } catch {
-            reading.slots.set(item, .failure(TagReadError("\(error)")))
-          }
-        }
-      }
-      reading.done.signal()
-    }
-    return reading
-  }
-}
-
-/// One result slot per file, each written by exactly one thread.
-private final class ResultSlots: @unchecked Sendable {
-  private var storage: [Result<LocalTrackRow, TagReadError>]
-  private let lock = NSLock()
-
-  init(count: Int) {
-    storage = Array(repeating: .failure(TagReadError("not read")), count: count)
-  }
-
-  func set(_ index: Int, _ value: Result<LocalTrackRow, TagReadError>) {
-    lock.withLock { storage[index] = value }
-  }
-
-  var values: [Result<LocalTrackRow, TagReadError>] { lock.withLock { storage } }
 }
 
 /// Turns counts into ``ScanProgress`` reports, at most ten a second.
