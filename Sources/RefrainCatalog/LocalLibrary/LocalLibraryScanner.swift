@@ -4,7 +4,7 @@ import GRDB
 /// Indexes the MP3 files in the user's folders into the library file.
 ///
 /// A scan walks the folders, skips files whose size and modification time are unchanged,
-/// reads the tags of new and changed files on every core (``TagReadAhead``), and writes them
+/// reads the tags of new and changed files on the other cores (``TagReadAhead``), and writes them
 /// on the calling thread in transactions of up to ``batchSize`` files; a transaction ends
 /// early rather than wait for the disk. Indexed files under the scanned folders that are gone
 /// are dropped; a folder that does not exist (an unplugged disk) is reported and its tracks are
@@ -16,7 +16,7 @@ public struct LocalLibraryScanner: Sendable {
   public let tagReader: any TagReader
   /// The most files written per transaction (about 60 ms of writing on a 2-core machine).
   public var batchSize: Int
-  /// Tag reads run at once.
+  /// Threads that walk folders at once; tags are read on one fewer (the writer needs a core).
   public var concurrency: Int
   /// Rows a transaction waits for before it starts (unless fewer are left).
   static let minimumRun = 256
@@ -105,8 +105,11 @@ public struct LocalLibraryScanner: Sendable {
     var meter = ProgressMeter(start: start, total: found.count, report: progress)
     meter.advance(to: summary.unchanged + lyricsChanged.count)
     var index = LocalLibraryIndex()
+    // One core is the writer's: a reading thread more only takes turns with it (10,000 files
+    // on 2 cores: 0.36 s with two reading threads, 0.32 s with one).
     let readAhead = TagReadAhead(
-      files: toRead, reader: tagReader, lanes: concurrency, window: max(batchSize, 1024))
+      files: toRead, reader: tagReader, lanes: max(1, concurrency - 1),
+      window: max(batchSize, 1024))
     defer { readAhead.cancel() }
     var next = 0
     while next < toRead.count {
