@@ -42,11 +42,12 @@ struct LocalLibraryIndex {
         throw LibraryStoreError.database("\(row.file.path) vanished from the index mid-scan")
       }
       rowID = found
+      // First: the trigram table reads the old text from the row to delete it.
+      try statements.tracks.remove(rowID: rowID)
       let update = statements.updateTrack
       bindTrack(row, artistID: trackArtistID, albumID: albumID, now: now, to: update)
       update.bind(16, rowID)
       try update.run()
-      try statements.tracks.remove(rowID: rowID)
     }
     try statements.tracks.write(
       rowID: rowID, values: [row.title, row.artist, row.album],
@@ -77,14 +78,17 @@ struct LocalLibraryIndex {
   }
 
   /// Deletes the tracks at `paths` (and any failure notes for them).
+  ///
+  /// Here and below, a row's full-text entries go first: the trigram tables read the text
+  /// they delete from the row itself.
   static func remove(paths: [String], in db: Database) throws {
     let find = try db.cachedStatement(sql: "SELECT id FROM local_tracks WHERE path = ?")
     let track = try db.cachedStatement(sql: "DELETE FROM local_tracks WHERE id = ?")
     let failure = try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
     for path in paths {
       if let id = try Int64.fetchOne(find, arguments: [path]) {
-        try track.execute(arguments: [id])
         try LocalSearchTable.tracks.remove(rowID: id, in: db)
+        try track.execute(arguments: [id])
       }
       try failure.execute(arguments: [path])
     }
@@ -99,8 +103,8 @@ struct LocalLibraryIndex {
         WHERE NOT EXISTS (SELECT 1 FROM local_tracks t WHERE t.album_id = a.id)
         """)
     for id in albums {
-      try db.execute(sql: "DELETE FROM local_albums WHERE id = ?", arguments: [id])
       try LocalSearchTable.albums.remove(rowID: id, in: db)
+      try db.execute(sql: "DELETE FROM local_albums WHERE id = ?", arguments: [id])
     }
     let artists = try Int64.fetchAll(
       db,
@@ -110,8 +114,8 @@ struct LocalLibraryIndex {
           AND NOT EXISTS (SELECT 1 FROM local_albums a WHERE a.artist_id = r.id)
         """)
     for id in artists {
-      try db.execute(sql: "DELETE FROM local_artists WHERE id = ?", arguments: [id])
       try LocalSearchTable.artists.remove(rowID: id, in: db)
+      try db.execute(sql: "DELETE FROM local_artists WHERE id = ?", arguments: [id])
     }
   }
 

@@ -11,7 +11,8 @@ import GRDB
 /// - `…_grams` (`trigram`) for substrings of three characters or more inside words.
 ///
 /// Migration `v6` splits `grams` into `title_grams` and `other_grams`, so short Korean and
-/// Japanese queries can rank title matches first.
+/// Japanese queries can rank title matches first. Migration `v7` makes the `…_grams` tables
+/// read their text from the rows (external content) and keep no column sizes.
 enum LocalLibrarySchema {
   /// Creates the tables, indexes and full-text tables.
   static func create(_ db: Database) throws {
@@ -110,6 +111,25 @@ enum LocalLibrarySchema {
         let values: [String?] = (1...table.columns.count).map { row[$0] }
         try table.writeWords(rowID: row[0], values: values, in: db)
       }
+    }
+  }
+
+  /// v7: rebuilds each trigram table over its content table, without column sizes.
+  ///
+  /// No search tier ranks trigram matches, so the sizes were never read, and the text is the
+  /// row's own: a scan then writes each title once instead of three times. Because FTS5 reads
+  /// an external-content row's old text to delete it, ``LocalSearchTable/Writer/remove(rowID:)``
+  /// must run before the row changes or goes.
+  static func externalTrigrams(_ db: Database) throws {
+    for table in [LocalSearchTable.tracks, .albums, .artists] {
+      try db.execute(
+        sql: """
+          DROP TABLE \(table.trigrams);
+          CREATE VIRTUAL TABLE \(table.trigrams) USING fts5(\(table.columns.joined(separator: ", ")),
+            content = '\(table.table)', content_rowid = 'id', columnsize = 0,
+            tokenize = 'trigram');
+          INSERT INTO \(table.trigrams) (\(table.trigrams)) VALUES ('rebuild');
+          """)
     }
   }
 }

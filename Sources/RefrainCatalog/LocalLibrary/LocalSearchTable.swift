@@ -4,7 +4,8 @@ import GRDB
 ///
 /// `<index>_words` (`unicode61`) holds the text columns plus `title_grams` and `other_grams`
 /// (``CJKGrams`` of the first column and of the rest);
-/// `<index>_grams` (`trigram`) holds the text columns. Both share the table's row IDs.
+/// `<index>_grams` (`trigram`) indexes the text columns and reads them from the table itself
+/// (external content). Both share the table's row IDs.
 struct LocalSearchTable: Sendable {
   /// The content table (`local_tracks`).
   var table: String
@@ -79,7 +80,7 @@ struct LocalSearchTable: Sendable {
       try insertTrigrams.run()
     }
 
-    /// Removes a row from both full-text tables.
+    /// Removes a row from both full-text tables; call it before the row changes or goes.
     func remove(rowID: Int64) throws {
       deleteWords.bind(1, rowID)
       try deleteWords.run()
@@ -97,7 +98,7 @@ struct LocalSearchTable: Sendable {
       .execute(arguments: StatementArguments([rowID] + values + grams))
   }
 
-  /// Removes a row from both full-text tables.
+  /// Removes a row from both full-text tables; call it before the row changes or goes.
   func remove(rowID: Int64, in db: Database) throws {
     try db.cachedStatement(sql: "DELETE FROM \(words) WHERE rowid = ?").execute(arguments: [rowID])
     try db.cachedStatement(sql: "DELETE FROM \(trigrams) WHERE rowid = ?")
