@@ -31,8 +31,8 @@ struct LocalLibraryIndex {
     // Most files in a scan are new: try the insert first, and update only on a clash.
     let insert = statements.insertTrack
     bindTrack(row, artistID: trackArtistID, albumID: albumID, now: now, to: insert)
-    insert.bind(16, now)
-    insert.bind(17, row.file.path)
+    insert.bind(18, now)
+    insert.bind(19, row.file.path)
     try insert.run()
     let isNew = statements.db.changesCount == 1
     var rowID = statements.db.lastInsertedRowID
@@ -46,7 +46,7 @@ struct LocalLibraryIndex {
       try statements.tracks.remove(rowID: rowID)
       let update = statements.updateTrack
       bindTrack(row, artistID: trackArtistID, albumID: albumID, now: now, to: update)
-      update.bind(16, rowID)
+      update.bind(18, rowID)
       try update.run()
     }
     try statements.tracks.write(
@@ -55,7 +55,7 @@ struct LocalLibraryIndex {
     return isNew
   }
 
-  /// Binds the 15 columns `insertTrack` and `updateTrack` share, in their order.
+  /// Binds the 17 columns `insertTrack` and `updateTrack` share, in their order.
   private func bindTrack(
     _ row: LocalTrackRow, artistID: Int64?, albumID: Int64?, now: Double,
     to statement: BoundStatement
@@ -75,6 +75,8 @@ struct LocalLibraryIndex {
     statement.bind(13, row.file.hasLyrics)
     statement.bind(14, row.file.lyricsPath)
     statement.bind(15, now)
+    statement.bind(16, row.titleGrams)
+    statement.bind(17, row.otherGrams)
   }
 
   /// Deletes the tracks at `paths` (and any failure notes for them).
@@ -130,12 +132,13 @@ struct LocalLibraryIndex {
     if let found = try statements.findArtist.run() {
       id = found
     } else {
+      let grams = CJKGrams.grams([name])
       statements.insertArtist.bind(1, key)
       statements.insertArtist.bind(2, name)
+      statements.insertArtist.bind(3, grams)
       try statements.insertArtist.run()
       id = statements.db.lastInsertedRowID
-      try statements.artists.write(
-        rowID: id, values: [name], grams: (CJKGrams.grams([name]), nil))
+      try statements.artists.write(rowID: id, values: [name], grams: (grams, nil))
     }
     artistIDs[key] = id
     return id
@@ -167,6 +170,8 @@ struct LocalLibraryIndex {
       insert.bind(4, row.owner)
       insert.bind(5, ownerID)
       insert.bind(6, row.year)
+      insert.bind(7, row.albumTitleGrams)
+      insert.bind(8, row.ownerGrams)
       try insert.run()
       id = statements.db.lastInsertedRowID
       albumYears[id] = row.year ?? Int.min
@@ -214,8 +219,8 @@ struct LocalLibraryIndex {
         sql: """
           INSERT INTO local_tracks (size, mtime, title, title_key, artist, album, album_artist,
             artist_id, album_id, track_number, year, duration, has_lrc, lyrics_path,
-            updated_at, added_at, path)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            updated_at, title_grams, other_grams, added_at, path)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (path) DO NOTHING
           """)
       findTrack = try BoundStatement(db, sql: "SELECT id FROM local_tracks WHERE path = ?")
@@ -224,18 +229,20 @@ struct LocalLibraryIndex {
         sql: """
           UPDATE local_tracks SET size = ?, mtime = ?, title = ?, title_key = ?, artist = ?,
             album = ?, album_artist = ?, artist_id = ?, album_id = ?, track_number = ?, year = ?,
-            duration = ?, has_lrc = ?, lyrics_path = ?, updated_at = ?
+            duration = ?, has_lrc = ?, lyrics_path = ?, updated_at = ?, title_grams = ?,
+            other_grams = ?
           WHERE id = ?
           """)
       findArtist = try BoundStatement(db, sql: "SELECT id FROM local_artists WHERE key = ?")
       insertArtist = try BoundStatement(
-        db, sql: "INSERT INTO local_artists (key, name) VALUES (?, ?)")
+        db, sql: "INSERT INTO local_artists (key, name, title_grams) VALUES (?, ?, ?)")
       findAlbum = try BoundStatement(db, sql: "SELECT id FROM local_albums WHERE key = ?")
       insertAlbum = try BoundStatement(
         db,
         sql: """
-          INSERT INTO local_albums (key, title, title_key, artist_name, artist_id, year)
-          VALUES (?, ?, ?, ?, ?, ?)
+          INSERT INTO local_albums (key, title, title_key, artist_name, artist_id, year,
+            title_grams, other_grams)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
           """)
       raiseYear = try BoundStatement(
         db, sql: "UPDATE local_albums SET year = ? WHERE id = ? AND (year IS NULL OR year < ?)")

@@ -2,10 +2,10 @@ import GRDB
 
 /// One searchable table of the local index and its two full-text tables.
 ///
-/// `<index>_words` (`unicode61`) holds the text columns plus `title_grams` and `other_grams`
-/// (``CJKGrams`` of the first column and of the rest);
-/// `<index>_grams` (`trigram`) indexes the text columns and reads them from the table itself
-/// (external content). Both share the table's row IDs.
+/// `<index>_words` (`unicode61`) indexes the text columns plus `title_grams` and `other_grams`
+/// (``CJKGrams`` of the first column and of the rest, stored on the row);
+/// `<index>_grams` (`trigram`) indexes the text columns. Both read their text from the table's
+/// rows (external content, migration `v7`) and share its row IDs.
 struct LocalSearchTable: Sendable {
   /// The content table (`local_tracks`).
   var table: String
@@ -66,7 +66,7 @@ struct LocalSearchTable: Sendable {
     let deleteTrigrams: BoundStatement
 
     /// Indexes a row's text (`values` in column order) with the grams of its title and of
-    /// the other columns (``CJKGrams``).
+    /// the other columns (``CJKGrams``): the very values the row holds.
     func write(rowID: Int64, values: [String?], grams: (title: String?, other: String?)) throws {
       insertWords.bind(1, rowID)
       insertTrigrams.bind(1, rowID)

@@ -18,7 +18,7 @@ enum LibrarySchema {
     migrator.registerMigration("v4") { db in try createSession(db) }
     migrator.registerMigration("v5") { db in try LocalLibrarySchema.create(db) }
     migrator.registerMigration("v6") { db in try LocalLibrarySchema.splitGrams(db) }
-    migrator.registerMigration("v7") { db in try LocalLibrarySchema.externalTrigrams(db) }
+    migrator.registerMigration("v7") { db in try LocalLibrarySchema.externalContent(db) }
     return migrator
   }
 
