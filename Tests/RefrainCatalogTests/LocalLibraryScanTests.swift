@@ -29,19 +29,6 @@ final class LocalLibraryScanTests: XCTestCase {
     }
   }
 
-  /// Runs FTS5's integrity check on every full-text table (it throws when an index and its
-  /// rows disagree, as when a row changed before its external-content entry was deleted).
-  private func checkFullText() throws {
-    try store.write { db in
-      for table in [LocalSearchTable.tracks, .albums, .artists] {
-        for fts in [table.words, table.trigrams] {
-          // Rank 1 compares an external-content index with its rows too.
-          try db.execute(sql: "INSERT INTO \(fts) (\(fts), rank) VALUES ('integrity-check', 1)")
-        }
-      }
-    }
-  }
-
   private func count(_ table: String) throws -> Int {
     try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
   }
@@ -176,7 +163,7 @@ final class LocalLibraryScanTests: XCTestCase {
     XCTAssertNil(try row(paths[1]))
     XCTAssertNotNil(try row("New Folder/Deep/새 노래.mp3"))
     XCTAssertEqual(try row(paths[4])?["lyrics_path"] as String?, sidecar.path)
-    try checkFullText()
+    try LibraryTestSupport.checkFullText(store)
   }
 
   func testABrokenFileBeforeAChangedOneInOneBatchLeavesBothRight() throws {
@@ -207,7 +194,7 @@ final class LocalLibraryScanTests: XCTestCase {
           """, arguments: [changed.path])
     }
     XCTAssertEqual(renamed, 1)
-    try checkFullText()
+    try LibraryTestSupport.checkFullText(store)
   }
 
   func testATouchedFileIsReadAgainAndKeepsItsRow() throws {
