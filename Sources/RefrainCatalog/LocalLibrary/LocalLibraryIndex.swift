@@ -42,7 +42,7 @@ struct LocalLibraryIndex {
         throw LibraryStoreError.database("\(row.file.path) vanished from the index mid-scan")
       }
       rowID = found
-      // First: the trigram table reads the old text from the row to delete it.
+      // First: the full-text tables read the old text from the row to delete it.
       try statements.tracks.remove(rowID: rowID)
       let update = statements.updateTrack
       bindTrack(row, artistID: trackArtistID, albumID: albumID, now: now, to: update)
