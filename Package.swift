@@ -30,7 +30,11 @@ let package = Package(
     ),
     .target(
       name: "RefrainCatalog",
-      dependencies: ["RefrainCore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "RefrainCore", .product(name: "GRDB", package: "GRDB.swift"),
+        // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     .target(
       name: "RefrainTUI", dependencies: ["RefrainCore", "RefrainCatalog", "CNcursesw", "CTUIShims"]),

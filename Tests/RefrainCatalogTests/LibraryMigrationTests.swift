@@ -85,7 +85,26 @@ final class LibraryMigrationTests: XCTestCase {
       try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
       try store.setLyricOffset(-250, for: "demo:1")
     }
-    if level >= 5 {
+    if level >= 6 {
+      // The v6 index, as a v6 Refrain wrote it: grams split by column, trigram tables with
+      // their own copy of the text.
+      try store.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO local_artists (id, key, name) VALUES (7, '아이유', '아이유');
+            INSERT INTO local_artist_words (rowid, name, title_grams, other_grams)
+            VALUES (7, '아이유', '아 이 유 아이 이유', NULL);
+            INSERT INTO local_artist_grams (rowid, name) VALUES (7, '아이유');
+            INSERT INTO local_tracks (id, path, size, mtime, title, title_key, artist, artist_id,
+              has_lrc, added_at, updated_at)
+            VALUES (9, '/music/love.mp3', 1, 1, '사랑해요', '사랑해요', '아이유', 7, 0, 0, 0);
+            INSERT INTO local_track_words (rowid, title, artist, album, title_grams, other_grams)
+            VALUES (9, '사랑해요', '아이유', NULL, '사 랑 해 요 사랑 랑해 해요', '아 이 유 아이 이유');
+            INSERT INTO local_track_grams (rowid, title, artist, album)
+            VALUES (9, '사랑해요', '아이유', NULL);
+            """)
+      }
+    } else if level >= 5 {
       // The v5 index, as a v5 Refrain wrote it: one `grams` column for all CJK pieces.
       try store.write { db in
         try db.execute(
@@ -140,6 +159,10 @@ final class LibraryMigrationTests: XCTestCase {
       XCTAssertEqual(try provider.searchNow("랑", kind: .track).items.map(\.title), ["사랑해요"])
       XCTAssertEqual(try provider.searchNow("사랑", kind: .track).items.map(\.title), ["사랑해요"])
       XCTAssertEqual(try provider.searchNow("이유", kind: .artist).items.map(\.title), ["아이유"])
+      // v7 rebuilt every full-text table over its rows: they must agree.
+      try LibraryTestSupport.checkFullText(store)
+      // A substring of three characters: the trigram table, rebuilt over its rows by v7.
+      XCTAssertEqual(try provider.searchNow("랑해요", kind: .track).items.map(\.title), ["사랑해요"])
     }
     // The newest tables work on a migrated file.
     try LocalLibraryScanner(store: store, tagReader: ID3TagReader())

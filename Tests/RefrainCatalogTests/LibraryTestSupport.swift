@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RefrainCore
 import XCTest
 
@@ -22,6 +23,19 @@ enum LibraryTestSupport {
   /// A fresh library file in a temporary folder, migrated to the latest schema.
   static func makeStore(_ test: XCTestCase) throws -> LibraryStore {
     try LibraryStore(fileURL: temporaryFolder(test).appendingPathComponent("library.sqlite"))
+  }
+
+  /// Runs FTS5's integrity check on every full-text table of the local index; throws when an
+  /// index and its rows disagree (as when a row changed before its entries were deleted).
+  static func checkFullText(_ store: LibraryStore) throws {
+    try store.write { db in
+      for table in [LocalSearchTable.tracks, .albums, .artists] {
+        for fts in [table.words, table.trigrams] {
+          // Rank 1 compares an external-content index with its rows too.
+          try db.execute(sql: "INSERT INTO \(fts) (\(fts), rank) VALUES ('integrity-check', 1)")
+        }
+      }
+    }
   }
 
   /// A track of any provider.

@@ -163,6 +163,38 @@ final class LocalLibraryScanTests: XCTestCase {
     XCTAssertNil(try row(paths[1]))
     XCTAssertNotNil(try row("New Folder/Deep/새 노래.mp3"))
     XCTAssertEqual(try row(paths[4])?["lyrics_path"] as String?, sidecar.path)
+    try LibraryTestSupport.checkFullText(store)
+  }
+
+  func testABrokenFileBeforeAChangedOneInOneBatchLeavesBothRight() throws {
+    try scanner.scan(folders: [music.path])
+    // Only these two are read again, so one transaction handles both: the removal runs
+    // the full-text deletes through GRDB, then the changed file's update runs them again.
+    let paths = manifest.filter { ($0["style"] as? String) == "v24" }
+      .compactMap { $0["path"] as? String }
+      .map { music.appendingPathComponent($0).path }
+      .sorted { FolderWalker.precedes($0, $1) }
+    let broken = URL(fileURLWithPath: try XCTUnwrap(paths.first))
+    let changed = URL(fileURLWithPath: paths[1])
+    try Data(repeating: 0x55, count: 4096).write(to: broken)
+    let audio = try Data(contentsOf: changed).dropFirst(try tagSize(of: changed))
+    let frames = LibraryTestSupport.frame("TIT2", [3] + Array("Renamed".utf8), version: 4)
+    try (Data(LibraryTestSupport.tag(version: 4, frames: frames)) + audio).write(to: changed)
+
+    let summary = try scanner.scan(folders: [music.path])
+    XCTAssertEqual(summary.failed, 1)  // The files broken before are unchanged.
+    XCTAssertEqual(summary.updated, 1)
+    XCTAssertNil(try row(broken.path.dropFirst(music.path.count + 1).description))
+    let renamed = try store.read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT COUNT(*) FROM local_track_words w JOIN local_tracks t ON t.id = w.rowid
+          WHERE local_track_words MATCH 'renamed' AND t.path = ?
+          """, arguments: [changed.path])
+    }
+    XCTAssertEqual(renamed, 1)
+    try LibraryTestSupport.checkFullText(store)
   }
 
   func testATouchedFileIsReadAgainAndKeepsItsRow() throws {

@@ -21,32 +21,41 @@ enum CJKGrams {
   }
 
   /// The space-separated unigrams and bigrams of every CJK run in `texts`; `nil` when none.
+  ///
+  /// Each piece appears once, in the order first seen. This runs for every file a scan reads,
+  /// so pieces are compared as numbers (a scalar, or two in one integer) and the text is
+  /// written as UTF-8 bytes. The texts are NFC, as ``LocalText/clean(_:)`` leaves them, so
+  /// equal pieces are equal scalars.
   static func grams(_ texts: [String?]) -> String? {
-    var pieces: [String] = []
-    var seen = Set<String>()
-    func add(_ piece: String) {
-      if seen.insert(piece).inserted { pieces.append(piece) }
+    var out: [UInt8] = []
+    var seen: [UInt64] = []
+    var run: [Unicode.Scalar] = []
+    func add(_ first: Unicode.Scalar, _ second: Unicode.Scalar?) {
+      // A CJK scalar is never 0, so a pair never equals a single scalar.
+      let piece = UInt64(first.value) << 21 | UInt64(second?.value ?? 0)
+      guard !seen.contains(piece) else { return }
+      seen.append(piece)
+      if !out.isEmpty { out.append(0x20) }
+      out.append(contentsOf: UTF8.encode(first).unsafelyUnwrapped)
+      if let second { out.append(contentsOf: UTF8.encode(second).unsafelyUnwrapped) }
     }
-    for text in texts.compactMap({ $0 }) where !text.utf8.allSatisfy({ $0 < 0x80 }) {
-      var run: [Unicode.Scalar] = []
-      for scalar in text.unicodeScalars + [" "] {
-        if isCJK(scalar) {
+    for case let text? in texts where !text.utf8.allSatisfy({ $0 < 0x80 }) {
+      var scalars = text.unicodeScalars.makeIterator()
+      while true {
+        let scalar = scalars.next()
+        if let scalar, isCJK(scalar) {
           run.append(scalar)
           continue
         }
-        for (index, first) in run.enumerated() {
-          add(String(first))
-          if index + 1 < run.count {
-            var pair = String.UnicodeScalarView()
-            pair.append(first)
-            pair.append(run[index + 1])
-            add(String(pair))
-          }
+        for index in run.indices {
+          add(run[index], nil)
+          if index + 1 < run.count { add(run[index], run[index + 1]) }
         }
         run.removeAll(keepingCapacity: true)
+        if scalar == nil { break }
       }
     }
-    return pieces.isEmpty ? nil : pieces.joined(separator: " ")
+    return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
   }
 
   /// Whether `text` is one or two CJK characters (a query the grams can answer).

@@ -23,7 +23,9 @@ struct FoundFile: Sendable, Hashable {
 
 /// Walks folders for `*.mp3` files (any case), following symbolic links but never in circles.
 ///
-/// It uses `readdir` and `stat` directly: one system call per entry, no per-file objects.
+/// It uses `readdir` and `fstatat` relative to the open folder directly: one system call per
+/// MP3 file (and per link or unknown entry), no per-file objects, and a `String` only for the
+/// names it keeps.
 enum FolderWalker {
   /// What a walk found: the MP3 files by path, and the entries it could not read.
   struct Result {
@@ -42,74 +44,201 @@ enum FolderWalker {
   }
 
   /// Every MP3 file under `root` (a canonical folder path), sorted by path.
-  static func walk(_ root: String) -> Result {
-    var result = Result()
-    var visited = Set<[UInt64]>()
-    var pending = [root]
-    while let folder = pending.popLast() {
-      var status = stat()
-      guard stat(folder, &status) == 0 else {
-        result.problems.append("\(folder): \(String(cString: strerror(errno)))")
-        continue
-      }
-      guard visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else {
-        continue
-      }
-      guard let directory = opendir(folder) else {
-        result.problems.append("\(folder): \(String(cString: strerror(errno)))")
-        continue
-      }
-      var audio: [(name: String, base: String)] = []
-      var lyricNames: [String: String] = [:]
-      while let entry = readdir(directory) {
-        let type = entry.pointee.d_type
-        let rawName = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-          pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
-            String(validatingCString: $0)
-          }
+  ///
+  /// Folders are read on `lanes` threads at once: a walk is mostly system calls, and a
+  /// library of small album folders has thousands of them.
+  static func walk(_ root: String, lanes: Int = 2) -> Result {
+    let work = WalkQueue(root: root)
+    let lanes = max(1, lanes)
+    var results = Array(repeating: Result(), count: lanes)
+    results.withUnsafeMutableBufferPointer { slots in
+      // Each lane writes only its own slot.
+      nonisolated(unsafe) let slots = slots
+      DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+        while let folder = work.next() {
+          let (found, subfolders) = read(folder, into: &slots[lane], seen: work.firstVisit)
+          slots[lane].files += found
+          work.finished(adding: subfolders)
         }
-        guard let name = rawName else {
-          result.problems.append("\(folder): a file name is not valid UTF-8")
-          continue
-        }
-        if name == "." || name == ".." { continue }
-        let path = folder == "/" ? "/" + name : folder + "/" + name
-        var isFolder = type == UInt8(DT_DIR)
-        if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
-          var target = stat()
-          isFolder = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
-        }
-        if isFolder {
-          pending.append(path)
-          continue
-        }
-        let (base, ext) = split(name)
-        switch ext.lowercased() {
-        case "mp3": audio.append((name, base))
-        case "lrc": lyricNames[base] = min(lyricNames[base] ?? name, name)
-        default: break
-        }
-      }
-      closedir(directory)
-      for file in audio {
-        let path = folder == "/" ? "/" + file.name : folder + "/" + file.name
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        result.files.append(
-          FoundFile(
-            path: path, size: Int64(info.st_size), mtime: mtime,
-            lyricsPath: lyricNames[file.base].map { folder == "/" ? "/" + $0 : folder + "/" + $0 }))
       }
     }
-    // Byte order, as SQLite compares paths (and much faster than String's Unicode order).
-    result.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    var result = Result()
+    for part in results {
+      result.files += part.files
+      result.problems += part.problems
+    }
+    result.files.sort { precedes($0.path, $1.path) }
+    result.problems.sort()
     return result
   }
 
-  /// A file name's base and extension ("a.b.mp3" → "a.b", "mp3").
-  private static func split(_ name: String) -> (String, String) {
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-    return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+  /// Reads one folder: its MP3 files with their sidecar lyrics, and its subfolders.
+  ///
+  /// `seen(device, inode)` says whether the folder is visited for the first time (links can
+  /// lead back to it); problems are added to `result`.
+  private static func read(
+    _ folder: String, into result: inout Result, seen firstVisit: (UInt64, UInt64) -> Bool
+  ) -> ([FoundFile], [String]) {
+    guard let directory = opendir(folder) else {
+      result.problems.append("\(folder): \(String(cString: strerror(errno)))")
+      return ([], [])
+    }
+    defer { closedir(directory) }
+    let descriptor = dirfd(directory)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      result.problems.append("\(folder): \(String(cString: strerror(errno)))")
+      return ([], [])
+    }
+    guard firstVisit(UInt64(status.st_dev), UInt64(status.st_ino)) else { return ([], []) }
+    let prefix = folder == "/" ? "/" : folder + "/"
+    var subfolders: [String] = []
+    var audio: [(name: String, base: Substring)] = []
+    var lyricNames: [Substring: String] = [:]
+    while let entry = readdir(directory) {
+      let type = entry.pointee.d_type
+      let (kind, name) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let (kind, length) = classify(bytes)
+        let keep = kind == .audio || kind == .lyrics || mayBeFolder(type)
+        return (kind, keep ? String(decoding: bytes[..<length], as: UTF8.self) : nil)
+      }
+      if kind == .dots { continue }
+      if kind == .invalid {
+        result.problems.append("\(folder): a file name is not valid UTF-8")
+        continue
+      }
+      guard let name else { continue }
+      var isFolder = type == UInt8(DT_DIR)
+      if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
+        var target = stat()
+        isFolder =
+          fstatat(descriptor, name, &target, 0) == 0 && target.st_mode & S_IFMT == S_IFDIR
+      }
+      if isFolder {
+        subfolders.append(prefix + name)
+        continue
+      }
+      // The extension is the last four bytes (".mp3" or ".lrc"), so the base is the rest.
+      let base = Substring(name.utf8.dropLast(4))
+      switch kind {
+      case .audio: audio.append((name, base))
+      case .lyrics: lyricNames[base] = min(lyricNames[base] ?? name, name)
+      default: break
+      }
+    }
+    var files: [FoundFile] = []
+    files.reserveCapacity(audio.count)
+    for file in audio {
+      var info = stat()
+      guard fstatat(descriptor, file.name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG
+      else { continue }
+      let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      files.append(
+        FoundFile(
+          path: prefix + file.name, size: Int64(info.st_size), mtime: mtime,
+          lyricsPath: lyricNames[file.base].map { prefix + $0 }))
+    }
+    return (files, subfolders)
+  }
+
+  /// Whether `a` sorts before `b` byte by byte, as SQLite compares paths (String's own order
+  /// is by Unicode scalars after normalisation, and much slower).
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { left in
+      b.withUTF8 { right in
+        let common = min(left.count, right.count)
+        if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+          let order = memcmp(l, r, common)
+          if order != 0 { return order < 0 }
+        }
+        return left.count < right.count
+      }
+    }
+  }
+
+  /// What a directory entry's name says about it.
+  private enum NameKind {
+    /// `.` or `..`.
+    case dots
+    /// Not valid UTF-8.
+    case invalid
+    /// Ends in `.mp3` (any case) after a non-empty base.
+    case audio
+    /// Ends in `.lrc` (any case) after a non-empty base.
+    case lyrics
+    case other
+  }
+
+  /// Whether an entry of this `d_type` may be a folder (or a link to one).
+  private static func mayBeFolder(_ type: UInt8) -> Bool {
+    type == UInt8(DT_DIR) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)
+  }
+
+  /// Classifies a NUL-terminated name without making a `String` of it; also returns its
+  /// length in bytes.
+  private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> (NameKind, Int) {
+    var length = 0
+    var ascii = true
+    while length < bytes.count, bytes[length] != 0 {
+      if bytes[length] >= 0x80 { ascii = false }
+      length += 1
+    }
+    if length > 0, bytes[0] == 0x2E, length == 1 || (length == 2 && bytes[1] == 0x2E) {
+      return (.dots, length)
+    }
+    if !ascii, String(validating: bytes[..<length], as: UTF8.self) == nil {
+      return (.invalid, length)
+    }
+    // A name like ".mp3" has no base: like "a.b" split at its last dot, it is not audio.
+    guard length > 4, bytes[length - 4] == 0x2E else { return (.other, length) }
+    // ASCII letters differ from their capitals by bit 0x20 only.
+    let a = bytes[length - 3] | 0x20
+    let b = bytes[length - 2] | 0x20
+    let c = bytes[length - 1]
+    if a == 0x6D, b == 0x70, c == 0x33 { return (.audio, length) }  // "mp3", any case
+    if a == 0x6C, b == 0x72, c | 0x20 == 0x63 { return (.lyrics, length) }  // "lrc"
+    return (.other, length)
+  }
+}
+
+/// The folders a walk has yet to read, shared by its threads.
+private final class WalkQueue: @unchecked Sendable {
+  /// Guards everything below.
+  private let condition = NSCondition()
+  private var pending: [String]
+  /// Folders being read right now (they may add more).
+  private var busy = 0
+  /// Folders read, by device and inode.
+  private var visited = Set<[UInt64]>()
+
+  init(root: String) { pending = [root] }
+
+  /// The next folder to read, waiting while others may still add some; `nil` when done.
+  func next() -> String? {
+    condition.lock()
+    defer { condition.unlock() }
+    while pending.isEmpty, busy > 0 { condition.wait() }
+    guard let folder = pending.popLast() else { return nil }
+    busy += 1
+    return folder
+  }
+
+  /// Records that a folder was read and queues its subfolders.
+  func finished(adding subfolders: [String]) {
+    condition.lock()
+    pending += subfolders
+    busy -= 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Whether the folder with this device and inode is read for the first time.
+  func firstVisit(_ device: UInt64, _ inode: UInt64) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return visited.insert([device, inode]).inserted
   }
 }

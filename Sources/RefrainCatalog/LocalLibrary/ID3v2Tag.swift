@@ -181,6 +181,13 @@ struct ID3v2Tag: Equatable {
 
   /// The number at the start of `text` ("3/12" → 3).
   static func leadingNumber(_ text: String) -> Int? {
+    let utf8 = text.utf8
+    if utf8.allSatisfy({ $0 < 0x80 }) {
+      // ASCII (nearly every tag): spaces and tabs are the only white space to skip.
+      let start = utf8.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? utf8.endIndex
+      let end = utf8[start...].firstIndex { !(0x30...0x39).contains($0) } ?? utf8.endIndex
+      return start == end ? nil : Int(Substring(utf8[start..<end]))
+    }
     let digits = text.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
     return digits.isEmpty ? nil : Int(digits)
   }

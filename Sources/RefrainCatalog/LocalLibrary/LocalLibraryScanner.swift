@@ -4,8 +4,9 @@ import GRDB
 /// Indexes the MP3 files in the user's folders into the library file.
 ///
 /// A scan walks the folders, skips files whose size and modification time are unchanged,
-/// reads the tags of new and changed files on every core, and writes them in batches of
-/// ``batchSize`` files per transaction. Indexed files under the scanned folders that are gone
+/// reads the tags of new and changed files on the other cores (``TagReadAhead``), and writes them
+/// on the calling thread in transactions of up to ``batchSize`` files; a transaction ends
+/// early rather than wait for the disk. Indexed files under the scanned folders that are gone
 /// are dropped; a folder that does not exist (an unplugged disk) is reported and its tracks are
 /// kept.
 public struct LocalLibraryScanner: Sendable {
@@ -13,14 +14,16 @@ public struct LocalLibraryScanner: Sendable {
   public let store: LibraryStore
   /// Reads each file's tags and duration.
   public let tagReader: any TagReader
-  /// Files written per transaction.
+  /// The most files written per transaction (about 60 ms of writing on a 2-core machine).
   public var batchSize: Int
-  /// Tag reads run at once.
+  /// Threads that walk folders at once; tags are read on one fewer (the writer needs a core).
   public var concurrency: Int
+  /// Rows a transaction waits for before it starts (unless fewer are left).
+  static let minimumRun = 256
 
   /// Creates a scanner.
   public init(
-    store: LibraryStore, tagReader: any TagReader, batchSize: Int = 500,
+    store: LibraryStore, tagReader: any TagReader, batchSize: Int = 2000,
     concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
   ) {
     self.store = store
@@ -36,7 +39,7 @@ public struct LocalLibraryScanner: Sendable {
   {
     let start = Date()
     var summary = ScanSummary()
-    var found: [String: FoundFile] = [:]
+    var found: [FoundFile] = []
     for folder in folders {
       guard let canonical = FolderWalker.canonicalFolder(folder) else {
         summary.missingFolders.append(folder)
@@ -44,16 +47,32 @@ public struct LocalLibraryScanner: Sendable {
       }
       guard !summary.folders.contains(canonical) else { continue }
       summary.folders.append(canonical)
-      let walk = FolderWalker.walk(canonical)
+      let walk = FolderWalker.walk(canonical, lanes: concurrency)
       summary.problems += walk.problems
-      for file in walk.files { found[file.path] = file }
+      found += walk.files
+    }
+    if summary.folders.count > 1 {
+      // One folder may hold another: sort the lists together and keep each path once.
+      found.sort { FolderWalker.precedes($0.path, $1.path) }
+      var unique: [FoundFile] = []
+      unique.reserveCapacity(found.count)
+      for file in found where unique.last?.path != file.path { unique.append(file) }
+      found = unique
     }
 
     let known = try knownFiles(under: summary.folders)
     var toRead: [FoundFile] = []
     var lyricsChanged: [FoundFile] = []
-    for file in found.values.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
-      if let old = known[file.path], old.size == file.size, old.mtime == file.mtime {
+    // Failure notes to drop when these files index well this time.
+    var failedBefore = Set<String>()
+    var seen = known.isEmpty ? nil : Set<String>()
+    for file in found {
+      guard let old = known.isEmpty ? nil : known[file.path] else {
+        toRead.append(file)
+        continue
+      }
+      seen?.insert(file.path)
+      if old.size == file.size, old.mtime == file.mtime {
         if old.lyricsPath != file.lyricsPath, !old.failed {
           lyricsChanged.append(file)
         } else {
@@ -61,18 +80,23 @@ public struct LocalLibraryScanner: Sendable {
         }
       } else {
         toRead.append(file)
+        if old.failed { failedBefore.insert(file.path) }
       }
     }
-    let removed = known.keys.filter { found[$0] == nil }
+    let removed = known.keys.filter { seen?.contains($0) != true }
     let removedTracks = removed.filter { known[$0]?.failed == false }.count
-    try store.write { db in
-      try LocalLibraryIndex.remove(paths: removed, in: db)
-      for file in lyricsChanged {
-        try db.execute(
-          sql: """
-            UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
-            """,
-          arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
+    // Albums and artists can lose their last track only when a track is removed or re-read.
+    let mayLeaveOrphans = !known.isEmpty && (!removed.isEmpty || toRead.count > 0)
+    if !removed.isEmpty || !lyricsChanged.isEmpty {
+      try store.write { db in
+        try LocalLibraryIndex.remove(paths: removed, in: db)
+        for file in lyricsChanged {
+          try db.execute(
+            sql: """
+              UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
+              """,
+            arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
+        }
       }
     }
     summary.removed = removedTracks
@@ -81,23 +105,32 @@ public struct LocalLibraryScanner: Sendable {
     var meter = ProgressMeter(start: start, total: found.count, report: progress)
     meter.advance(to: summary.unchanged + lyricsChanged.count)
     var index = LocalLibraryIndex()
-    let batches = stride(from: 0, to: toRead.count, by: batchSize).map {
-      Array(toRead[$0..<min(toRead.count, $0 + batchSize)])
-    }
-    // The next batch's tags are read while this batch is written.
-    var reading = batches.first.map(startReading)
-    for (number, batch) in batches.enumerated() {
-      guard let current = reading else { break }
-      current.done.wait()
-      let results = current.slots.values
-      reading = number + 1 < batches.count ? startReading(batches[number + 1]) : nil
+    // One core is the writer's: a reading thread more only takes turns with it (10,000 files
+    // on 2 cores: 0.36 s with two reading threads, 0.32 s with one).
+    let readAhead = TagReadAhead(
+      files: toRead, reader: tagReader, lanes: max(1, concurrency - 1),
+      window: max(batchSize, 1024))
+    defer { readAhead.cancel() }
+    var next = 0
+    while next < toRead.count {
+      // Each transaction starts with a run of rows ready, and ends at `batchSize` rows or
+      // where the reading threads are, whichever comes first.
+      let end = min(toRead.count, next + batchSize)
+      readAhead.waitForRows(through: min(end, next + Self.minimumRun) - 1)
+      let first = next
       try store.write { db in
-        for (file, result) in zip(batch, results) {
-          switch result {
-          case .success(let info):
-            let isNew = try index.upsert(info, file: file, in: db)
-            try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
-              .execute(arguments: [file.path])
+        let statements = try LocalLibraryIndex.Statements(db)
+        let now = LibraryStore.now()
+        while next < end, let outcome = readAhead.poll(next) {
+          let file = toRead[next]
+          next += 1
+          switch outcome {
+          case .success(let row):
+            let isNew = try index.upsert(row, now: now, with: statements)
+            if !failedBefore.isEmpty, failedBefore.contains(file.path) {
+              try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
+                .execute(arguments: [file.path])
+            }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
           case .failure(let error):
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
@@ -117,11 +150,11 @@ public struct LocalLibraryScanner: Sendable {
           }
         }
       }
-      meter.advance(by: batch.count)
+      meter.advance(by: next - first)
     }
 
     try store.write { db in
-      try LocalLibraryIndex.removeOrphans(in: db)
+      if mayLeaveOrphans { try LocalLibraryIndex.removeOrphans(in: db) }
       let now = LibraryStore.now()
       for folder in summary.folders {
         try db.execute(
@@ -143,9 +176,11 @@ public struct LocalLibraryScanner: Sendable {
     for batchStart in stride(from: 0, to: tracks.count, by: batchSize) {
       let batch = tracks[batchStart..<min(tracks.count, batchStart + batchSize)]
       try store.write { db in
+        let statements = try LocalLibraryIndex.Statements(db)
+        let now = LibraryStore.now()
         for track in batch {
           let file = FoundFile(path: track.path, size: 0, mtime: 0, lyricsPath: nil)
-          try index.upsert(track.info, file: file, in: db)
+          try index.upsert(LocalTrackRow(track.info, file: file), now: now, with: statements)
         }
       }
     }
@@ -198,50 +233,6 @@ public struct LocalLibraryScanner: Sendable {
       return known
     }
   }
-
-  /// Tag reads under way for one batch.
-  private struct Reading: Sendable {
-    let slots: ResultSlots
-    let done: DispatchSemaphore
-  }
-
-  /// Starts reading the tags of `files` in the background, on up to ``concurrency`` threads.
-  private func startReading(_ files: [FoundFile]) -> Reading {
-    let reading = Reading(slots: ResultSlots(count: files.count), done: DispatchSemaphore(value: 0))
-    let reader = tagReader
-    let lanes = max(1, min(concurrency, files.count))
-    DispatchQueue.global(qos: .userInitiated).async {
-      DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-        for item in stride(from: lane, to: files.count, by: lanes) {
-          do {
-            reading.slots.set(item, .success(try reader.readTags(atPath: files[item].path)))
-          } catch let error as TagReadError {
-            reading.slots.set(item, .failure(error))
-          } catch {
-            reading.slots.set(item, .failure(TagReadError("\(error)")))
-          }
-        }
-      }
-      reading.done.signal()
-    }
-    return reading
-  }
-}
-
-/// One result slot per file, each written by exactly one thread.
-private final class ResultSlots: @unchecked Sendable {
-  private var storage: [Result<LocalTrackInfo, TagReadError>]
-  private let lock = NSLock()
-
-  init(count: Int) {
-    storage = Array(repeating: .failure(TagReadError("not read")), count: count)
-  }
-
-  func set(_ index: Int, _ value: Result<LocalTrackInfo, TagReadError>) {
-    lock.withLock { storage[index] = value }
-  }
-
-  var values: [Result<LocalTrackInfo, TagReadError>] { lock.withLock { storage } }
 }
 
 /// Turns counts into ``ScanProgress`` reports, at most ten a second.

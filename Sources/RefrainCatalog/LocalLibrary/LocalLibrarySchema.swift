@@ -11,7 +11,8 @@ import GRDB
 /// - `…_grams` (`trigram`) for substrings of three characters or more inside words.
 ///
 /// Migration `v6` splits `grams` into `title_grams` and `other_grams`, so short Korean and
-/// Japanese queries can rank title matches first.
+/// Japanese queries can rank title matches first. Migration `v7` stores the grams on the rows
+/// and makes both full-text tables read their text from there (external content).
 enum LocalLibrarySchema {
   /// Creates the tables, indexes and full-text tables.
   static func create(_ db: Database) throws {
@@ -110,6 +111,38 @@ enum LocalLibrarySchema {
         let values: [String?] = (1...table.columns.count).map { row[$0] }
         try table.writeWords(rowID: row[0], values: values, in: db)
       }
+    }
+  }
+
+  /// v7: both full-text tables of each table read their text from its rows (external
+  /// content), and the trigram tables keep no column sizes.
+  ///
+  /// The rows gain `title_grams` and `other_grams` (copied from the word tables), so each
+  /// title, artist and album is written once instead of three times; no search tier ranks
+  /// trigram matches, so their sizes were never read. Because FTS5 reads an external-content
+  /// row's old text to delete it, ``LocalSearchTable/Writer/remove(rowID:)`` must run before
+  /// the row changes or goes.
+  static func externalContent(_ db: Database) throws {
+    for table in [LocalSearchTable.tracks, .albums, .artists] {
+      let columns = table.columns.joined(separator: ", ")
+      try db.execute(
+        sql: """
+          ALTER TABLE \(table.table) ADD COLUMN title_grams TEXT;
+          ALTER TABLE \(table.table) ADD COLUMN other_grams TEXT;
+          UPDATE \(table.table) SET (title_grams, other_grams) = (
+            SELECT w.title_grams, w.other_grams FROM \(table.words) w
+            WHERE w.rowid = \(table.table).id);
+          DROP TABLE \(table.words);
+          CREATE VIRTUAL TABLE \(table.words) USING fts5(\(columns), title_grams, other_grams,
+            content = '\(table.table)', content_rowid = 'id',
+            tokenize = 'unicode61 remove_diacritics 2');
+          INSERT INTO \(table.words) (\(table.words)) VALUES ('rebuild');
+          DROP TABLE \(table.trigrams);
+          CREATE VIRTUAL TABLE \(table.trigrams) USING fts5(\(columns),
+            content = '\(table.table)', content_rowid = 'id', columnsize = 0,
+            tokenize = 'trigram');
+          INSERT INTO \(table.trigrams) (\(table.trigrams)) VALUES ('rebuild');
+          """)
     }
   }
 }

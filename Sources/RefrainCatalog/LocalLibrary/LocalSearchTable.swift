@@ -2,9 +2,10 @@ import GRDB
 
 /// One searchable table of the local index and its two full-text tables.
 ///
-/// `<index>_words` (`unicode61`) holds the text columns plus `title_grams` and `other_grams`
-/// (``CJKGrams`` of the first column and of the rest);
-/// `<index>_grams` (`trigram`) holds the text columns. Both share the table's row IDs.
+/// `<index>_words` (`unicode61`) indexes the text columns plus `title_grams` and `other_grams`
+/// (``CJKGrams`` of the first column and of the rest, stored on the row);
+/// `<index>_grams` (`trigram`) indexes the text columns. Both read their text from the table's
+/// rows (external content, migration `v7`) and share its row IDs.
 struct LocalSearchTable: Sendable {
   /// The content table (`local_tracks`).
   var table: String
@@ -32,32 +33,72 @@ struct LocalSearchTable: Sendable {
   /// The trigram table.
   var trigrams: String { index + "_grams" }
 
-  /// Indexes a row's text (`values` in ``columns`` order), replacing what was indexed before.
-  func write(rowID: Int64, values: [String?], replacing: Bool, in db: Database) throws {
-    if replacing { try remove(rowID: rowID, in: db) }
-    try writeWords(rowID: rowID, values: values, in: db)
+  /// `INSERT INTO <index>_words (rowid, <columns>, title_grams, other_grams) VALUES (…)`.
+  private var insertWordsSQL: String {
     let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-    try db.cachedStatement(
-      sql:
-        "INSERT INTO \(trigrams) (rowid, \(columns.joined(separator: ", "))) VALUES (?, \(marks))"
-    ).execute(arguments: StatementArguments([rowID] + values))
+    return """
+      INSERT INTO \(words) (rowid, \(columns.joined(separator: ", ")), title_grams, other_grams)
+      VALUES (?, \(marks), ?, ?)
+      """
+  }
+
+  /// Prepares the statements that write and remove rows of both full-text tables on `db`.
+  func writer(_ db: Database) throws -> Writer {
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    return Writer(
+      columnCount: columns.count,
+      insertWords: try BoundStatement(db, sql: insertWordsSQL),
+      insertTrigrams: try BoundStatement(
+        db,
+        sql:
+          "INSERT INTO \(trigrams) (rowid, \(columns.joined(separator: ", "))) VALUES (?, \(marks))"
+      ),
+      deleteWords: try BoundStatement(db, sql: "DELETE FROM \(words) WHERE rowid = ?"),
+      deleteTrigrams: try BoundStatement(db, sql: "DELETE FROM \(trigrams) WHERE rowid = ?"))
+  }
+
+  /// Writes and removes the full-text rows of one table, inside a write transaction.
+  struct Writer {
+    let columnCount: Int
+    let insertWords: BoundStatement
+    let insertTrigrams: BoundStatement
+    let deleteWords: BoundStatement
+    let deleteTrigrams: BoundStatement
+
+    /// Indexes a row's text (`values` in column order) with the grams of its title and of
+    /// the other columns (``CJKGrams``): the very values the row holds.
+    func write(rowID: Int64, values: [String?], grams: (title: String?, other: String?)) throws {
+      insertWords.bind(1, rowID)
+      insertTrigrams.bind(1, rowID)
+      for (offset, value) in values.prefix(columnCount).enumerated() {
+        insertWords.bind(Int32(offset + 2), value)
+        insertTrigrams.bind(Int32(offset + 2), value)
+      }
+      insertWords.bind(Int32(columnCount + 2), grams.title)
+      insertWords.bind(Int32(columnCount + 3), grams.other)
+      try insertWords.run()
+      try insertTrigrams.run()
+    }
+
+    /// Removes a row from both full-text tables; call it before the row changes or goes.
+    func remove(rowID: Int64) throws {
+      deleteWords.bind(1, rowID)
+      try deleteWords.run()
+      deleteTrigrams.bind(1, rowID)
+      try deleteTrigrams.run()
+    }
   }
 
   /// Adds a row to the word table only, with the grams of its title and of the other columns.
   func writeWords(rowID: Int64, values: [String?], in db: Database) throws {
-    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
     let grams = [
       CJKGrams.grams(Array(values.prefix(1))), CJKGrams.grams(Array(values.dropFirst())),
     ]
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO \(words) (rowid, \(columns.joined(separator: ", ")), title_grams, other_grams)
-        VALUES (?, \(marks), ?, ?)
-        """
-    ).execute(arguments: StatementArguments([rowID] + values + grams))
+    try db.cachedStatement(sql: insertWordsSQL)
+      .execute(arguments: StatementArguments([rowID] + values + grams))
   }
 
-  /// Removes a row from both full-text tables.
+  /// Removes a row from both full-text tables; call it before the row changes or goes.
   func remove(rowID: Int64, in db: Database) throws {
     try db.cachedStatement(sql: "DELETE FROM \(words) WHERE rowid = ?").execute(arguments: [rowID])
     try db.cachedStatement(sql: "DELETE FROM \(trigrams) WHERE rowid = ?")

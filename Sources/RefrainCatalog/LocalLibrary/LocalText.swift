@@ -5,7 +5,21 @@ enum LocalText {
   /// A name as a grouping, sorting and exact-match key: lowercased, white space collapsed.
   static func key(_ text: String) -> String {
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiKey(text) }
+    // Nothing to collapse (a `Character` is white space when its first scalar is).
+    if !text.unicodeScalars.contains(where: isWhitespace) { return text.lowercased() }
     return text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+  }
+
+  /// Whether a scalar has Unicode's `White_Space` property, as `properties.isWhitespace` says
+  /// (a fixed list, and a switch is much faster than the property lookup).
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F,
+      0x3000:
+      return true
+    default:
+      return false
+    }
   }
 
   /// A tag value trimmed and in canonical (NFC) form; blank values become `nil`.
@@ -15,10 +29,11 @@ enum LocalText {
   static func clean(_ value: String?) -> String? {
     guard let value else { return nil }
     let scalars = value.unicodeScalars
-    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+    guard let first = scalars.firstIndex(where: { !isWhitespace($0) }),
+      let last = scalars.lastIndex(where: { !isWhitespace($0) })
     else { return nil }
-    let trimmed = String(scalars[first...last])
+    let whole = first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex
+    let trimmed = whole ? value : String(scalars[first...last])
     if trimmed.unicodeScalars.allSatisfy(isStableInNFC) { return trimmed }
     return trimmed.precomposedStringWithCanonicalMapping
   }

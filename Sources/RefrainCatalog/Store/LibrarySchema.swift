@@ -7,7 +7,7 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6"]
+  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7"]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -18,6 +18,7 @@ enum LibrarySchema {
     migrator.registerMigration("v4") { db in try createSession(db) }
     migrator.registerMigration("v5") { db in try LocalLibrarySchema.create(db) }
     migrator.registerMigration("v6") { db in try LocalLibrarySchema.splitGrams(db) }
+    migrator.registerMigration("v7") { db in try LocalLibrarySchema.externalContent(db) }
     return migrator
   }
 
