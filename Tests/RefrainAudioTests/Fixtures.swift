@@ -32,3 +32,19 @@ enum Fixtures {
     return path
   }
 }
+
+extension XCTestCase {
+  /// Polls `condition` every 5 ms, failing the test after `timeout` seconds.
+  func waitUntil(
+    _ what: String, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line,
+    _ condition: () -> Bool
+  ) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+      if Date() > deadline {
+        return XCTFail("timed out waiting for \(what)", file: file, line: line)
+      }
+      Thread.sleep(forTimeInterval: 0.005)
+    }
+  }
+}

@@ -111,7 +111,8 @@ final class MP3DecoderTests: XCTestCase {
 
   func testMissingFileNamesThePath() {
     XCTAssertThrowsError(try MP3Decoder(path: "/nowhere/song.mp3")) { error in
-      XCTAssertEqual(error as? AudioError, .fileNotReadable(path: "/nowhere/song.mp3", reason: "no such file"))
+      XCTAssertEqual(
+        error as? AudioError, .fileNotReadable(path: "/nowhere/song.mp3", reason: "no such file"))
     }
   }
 

@@ -50,19 +50,6 @@ private final class CountingOutput: AudioOutput, @unchecked Sendable {
 
 /// The player hangs up an idle sound-server connection, so a paused Refrain does not wake.
 final class PlayerEngineIdleTests: XCTestCase {
-  private func waitUntil(
-    _ what: String, timeout: Double = 5, file: StaticString = #filePath, line: UInt = #line,
-    _ condition: () -> Bool
-  ) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-      if Date() > deadline {
-        return XCTFail("timed out waiting for \(what)", file: file, line: line)
-      }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-  }
-
   func testPausedOutputIsClosedAfterAWhileAndReopenedOnResume() throws {
     let output = CountingOutput()
     let engine = PlayerEngine(output: output, idleClose: 0.3)

@@ -29,8 +29,8 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertEqual(defaults.output, .pulse)
     XCTAssertNil(defaults.pulseServer)
     XCTAssertNil(defaults.pulseSink)
-    XCTAssertEqual(defaults.bufferMs, 100)
-    XCTAssertEqual(defaults.bufferTarget, 0.1, accuracy: 1e-9)
+    XCTAssertEqual(defaults.bufferMs, 1000)
+    XCTAssertEqual(defaults.bufferTarget, 1.0, accuracy: 1e-9)
     XCTAssertEqual(defaults.lyricsSources, [.sidecar, .embedded, .cache, .online])
     XCTAssertEqual(defaults.lyricOffsetMs, 0)
     XCTAssertNil(defaults.deezerURL)
@@ -140,7 +140,7 @@ final class ConfigReaderTests: XCTestCase {
 
       buffer_ms = 5000
       """)
-    XCTAssertEqual(result.configuration.bufferMs, 100)
+    XCTAssertEqual(result.configuration.bufferMs, 1000)
     XCTAssertEqual(result.configuration.output, .null, "the other keys still apply")
     XCTAssertEqual(result.problems.count, 1)
     let problem = result.problems[0]
@@ -150,7 +150,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertEqual(
       problem.description,
       "/cfg/config.toml:5: audio.buffer_ms: must be from 20 to 2000 (found 5000); "
-        + "using the default, 100")
+        + "using the default, 1000")
   }
 
   func testEveryKindOfBadValueIsReported() {
@@ -295,7 +295,7 @@ final class ConfigReaderTests: XCTestCase {
   func testADuplicateKeyIsASyntaxError() {
     let result = read("[audio]\nbuffer_ms = 30\nbuffer_ms = 40\n")
     XCTAssertEqual(result.problems.map(\.line), [3])
-    XCTAssertEqual(result.configuration.bufferMs, 100)
+    XCTAssertEqual(result.configuration.bufferMs, 1000)
   }
 
   func testANulCharacterIsReportedWithItsLine() {

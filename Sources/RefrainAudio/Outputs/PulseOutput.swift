@@ -115,7 +115,9 @@ public final class PulseOutput: AudioOutput {
     guard let mainloop else { return }
     locked(mainloop) {
       guard let stream, streamIsReady else { return }
-      finish(pa_stream_flush(stream, { _, _, data in signalLoop(data) }, UnsafeMutableRawPointer(mainloop)))
+      finish(
+        pa_stream_flush(
+          stream, { _, _, data in signalLoop(data) }, UnsafeMutableRawPointer(mainloop)))
     }
   }
 
@@ -123,7 +125,9 @@ public final class PulseOutput: AudioOutput {
     guard let mainloop else { return }
     let failure: String? = locked(mainloop) {
       guard let stream, streamIsReady else { return nil }
-      finish(pa_stream_drain(stream, { _, _, data in signalLoop(data) }, UnsafeMutableRawPointer(mainloop)))
+      finish(
+        pa_stream_drain(
+          stream, { _, _, data in signalLoop(data) }, UnsafeMutableRawPointer(mainloop)))
       return streamIsReady ? nil : errorText()
     }
     if let failure { throw AudioError.outputFailed(detail: "PulseAudio: \(failure)") }
@@ -155,6 +159,7 @@ public final class PulseOutput: AudioOutput {
         if let stream {
           pa_stream_set_state_callback(stream, nil, nil)
           pa_stream_set_write_callback(stream, nil, nil)
+          pa_stream_set_latency_update_callback(stream, nil, nil)
           pa_stream_disconnect(stream)
           pa_stream_unref(stream)
         }
@@ -202,6 +207,7 @@ public final class PulseOutput: AudioOutput {
     let userdata = UnsafeMutableRawPointer(mainloop)
     pa_stream_set_state_callback(created, { _, data in signalLoop(data) }, userdata)
     pa_stream_set_write_callback(created, { _, _, data in signalLoop(data) }, userdata)
+    pa_stream_set_latency_update_callback(created, { _, data in signalLoop(data) }, userdata)
     func bytes(_ seconds: Double) -> UInt32 {
       UInt32(pa_usec_to_bytes(UInt64(seconds * 1_000_000), &spec))
     }

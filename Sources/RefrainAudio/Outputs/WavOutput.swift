@@ -53,8 +53,12 @@ public final class WavOutput: AudioOutput {
   /// The 44-byte RIFF header for 16-bit PCM.
   static func header(format: AudioFormat, dataBytes: Int) -> Data {
     var data = Data()
-    func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
-    func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+    func append(_ value: UInt32) {
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+    func append16(_ value: UInt16) {
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
     data.append(contentsOf: Array("RIFF".utf8))
     append(UInt32(36 + dataBytes))
     data.append(contentsOf: Array("WAVEfmt ".utf8))

@@ -396,8 +396,12 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       let count = try buffer.withUnsafeMutableBytes { raw in
         var filled = 0
         repeat {
-          let part = UnsafeMutableRawBufferPointer(rebasing: raw[filled..<min(raw.count, filled + 4608)])
-          let read = try loaded.decoder.read(into: part) { [weak self] in self?.hasMail ?? true }
+          let part = UnsafeMutableRawBufferPointer(
+            rebasing: raw[filled..<min(raw.count, filled + 4608)])
+          // A stream short of data writes what it has rather than wait for a full batch.
+          let read = try loaded.decoder.read(into: part) { [weak self] in
+            filled > 0 || (self?.hasMail ?? true)
+          }
           if read == 0 { break }
           filled += read
         } while filled + 4608 <= limit
@@ -492,7 +496,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     }
     // Let the queue play out, still answering commands; then drain the last few ms.
     let heardBy = MonotonicClock.now + output.latency
-    while !hasMail, MonotonicClock.now < heardBy - 0.01 { sleepUnlessMail(heardBy - MonotonicClock.now) }
+    while !hasMail, MonotonicClock.now < heardBy - 0.01 {
+      sleepUnlessMail(heardBy - MonotonicClock.now)
+    }
     if !hasMail { try? output.drain() }
     current = nil
     withClock { $0.freeze(at: MonotonicClock.now) }

@@ -64,8 +64,8 @@ public struct ConfigKey: Sendable, Hashable {
       table: "audio", name: "pulse_sink", defaultValue: "\"\"",
       summary: "The PulseAudio sink to play on; empty uses the server's default sink."),
     ConfigKey(
-      table: "audio", name: "buffer_ms", defaultValue: "100",
-      summary: "Audio buffered ahead, 20 to 2000 ms; small values make seeks heard sooner."),
+      table: "audio", name: "buffer_ms", defaultValue: "1000",
+      summary: "Audio queued on the sound server, 20 to 2000 ms; seeks flush it, larger wakes less."),
     ConfigKey(
       table: "lyrics", name: "sources",
       defaultValue: "[\"sidecar\", \"embedded\", \"cache\", \"online\"]",

@@ -69,7 +69,7 @@ public struct RefrainConfiguration: Sendable, Equatable {
   /// The PulseAudio sink; `nil` uses the server's default sink (`audio.pulse_sink`).
   public var pulseSink: String?
   /// How much audio PulseAudio buffers, in milliseconds (`audio.buffer_ms`).
-  public var bufferMs = 100
+  public var bufferMs = 1000
 
   // [lyrics]
   /// Where lyrics are looked for, in order (`lyrics.sources`).
