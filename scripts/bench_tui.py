@@ -1338,7 +1338,7 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         notes = []
         if "threaded-ml" in names:
             notes.append("`threaded-ml` is libpulse's mainloop thread, which belongs to the open PulseAudio "
-                         "connection (`pa_simple`): it still wakes while paused"
+                         "connection: it still wakes while paused"
                          + (" and after a stop" if any(t["comm"] == "threaded-ml" and t["vcs"]
                                                        for t in (s.get("stopped") or {}).get("per_thread", []))
                             else ""))
@@ -1365,10 +1365,12 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         add("")
         ml = sum(t["vcs"] for t in pl["per_thread"] if t["comm"] == "threaded-ml")
         if ml and pl["vcs"]:
-            add(f"While playing, libpulse's `threaded-ml` thread makes {ml / pl['seconds']:.0f} of the "
-                f"{pl['wakeups_per_s']:.0f} wake-ups/s ({ml / pl['vcs']:.0%}), several per 1,152-frame chunk "
-                "(26 ms) that the engine writes: consistent with `pa_simple_write`, which waits on that thread "
-                "until the server asks for more. The engine thread's own wake-ups are about one per chunk.")
+            player = sum(t["vcs"] for t in pl["per_thread"] if t["comm"] == "refrain-player")
+            add(f"While playing, libpulse's `threaded-ml` thread makes {ml / pl['seconds']:.1f} of the "
+                f"{pl['wakeups_per_s']:.1f} wake-ups/s ({ml / pl['vcs']:.0%}) and the engine thread "
+                f"`refrain-player` {player / pl['seconds']:.1f}/s: the engine keeps about 1 s queued on the "
+                "server, refills it when half has been heard and sleeps in between, and the server asks for "
+                "data about twice a second; libpulse's timing updates make up the rest.")
             add("")
         add(f"Refrain's threads while playing ({pl['seconds']:.0f} s):")
         add("")
@@ -1537,11 +1539,16 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
                        "a restarted null sink renders its first block (2 s, its idle latency) the moment it loads "
                        "and nothing reaches its monitor before that block ends, whoever plays. So *heard* here is the "
                        "test sink's floor, and Refrain's own share is the time to get its stream back; on a sound "
-                       "card the sound would follow the stream within its buffer target (100 ms by default). "
+                       "card the sound would follow the stream within the sink's latency (40 ms requested). "
                        + (f"Refrain's clock waited for the sound: by the first sample heard it had moved "
                           f"{median(leads):.0f} ms (median) past where it stalled." if leads and median(leads) < 100 else
                           f"**Refrain's clock ran ahead of the sound**: by the first sample heard it was already "
-                          f"{median(leads):.0f} ms (median) past where it stalled." if leads else "")
+                          f"{median(leads):.0f} ms (median) past where it stalled. The clock follows the latency "
+                          "PulseAudio reports, and the server does not count the restarted null sink's first "
+                          "block in it (asking it for fresh timing at every refill changed nothing); the engine "
+                          "queues up to 1 s, so nothing else holds the clock back. On a sound card the reported "
+                          "latency is the card's, and the lyric figures of 5 show the clock exact while playing."
+                          if leads else "")
                        if rh else ""))
                 add("")
             if rs.get("stderr"):
