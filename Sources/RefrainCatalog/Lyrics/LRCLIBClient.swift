@@ -18,8 +18,8 @@ struct LRCLIBClient: Sendable {
   let baseURL: URL
   /// The time limit for each request, in seconds.
   let timeout: Double
-  /// The session that performs the requests.
-  let session: URLSession
+  /// The session that performs the requests, made on the first one.
+  private let lazySession: LazyURLSession
 
   /// Creates a client with its own ephemeral session (no shared cookies or HTTP cache).
   ///
@@ -30,12 +30,14 @@ struct LRCLIBClient: Sendable {
     self.baseURL = baseURL
     self.timeout = timeout
     let backstop = max(1, timeout.rounded(.up)) + 1
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = backstop
-    configuration.timeoutIntervalForResource = backstop
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    session = URLSession(configuration: configuration)
+    lazySession = LazyURLSession {
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.timeoutIntervalForRequest = backstop
+      configuration.timeoutIntervalForResource = backstop
+      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+      configuration.urlCache = nil
+      return configuration
+    }
   }
 
   /// `GET /api/get`: the record for this exact track, or `nil` when the service has none.
@@ -70,7 +72,7 @@ struct LRCLIBClient: Sendable {
 
     let data: Data
     let response: URLResponse
-    let (session, sent, pending) = (self.session, request, PendingRequest())
+    let (session, sent, pending) = (lazySession.session, request, PendingRequest())
     let outcome = await LyricsDeadline.run(seconds: timeout) {
       try await withCheckedThrowingContinuation { continuation in
         pending.start(session, sent) { continuation.resume(with: $0) }

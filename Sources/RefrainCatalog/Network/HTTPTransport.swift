@@ -36,20 +36,24 @@ public protocol HTTPTransport: Sendable {
 
 /// The real transport: Foundation's `URLSession` (FoundationNetworking on Linux).
 public struct URLSessionTransport: HTTPTransport {
-  private let session: URLSession
+  private let lazySession: LazyURLSession
 
-  /// Creates a transport over an ephemeral session (no cookies, no URL cache).
+  /// Creates a transport over an ephemeral session (no cookies, no URL cache), made on
+  /// the first request.
   public init(timeout: TimeInterval = 10) {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.timeoutIntervalForResource = timeout * 3
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    session = URLSession(configuration: configuration)
+    lazySession = LazyURLSession {
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.timeoutIntervalForRequest = timeout
+      configuration.timeoutIntervalForResource = timeout * 3
+      configuration.urlCache = nil
+      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+      return configuration
+    }
   }
 
   public func send(_ request: URLRequest) async throws(NetworkError) -> HTTPResponse {
     let waiter = AnswerWaiter()
+    let session = lazySession.session
     let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         guard waiter.install(continuation) else { return }
