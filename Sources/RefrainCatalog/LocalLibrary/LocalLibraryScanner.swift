@@ -133,6 +133,8 @@ public struct LocalLibraryScanner: Sendable {
             }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
           case .failure(let error):
+            // Deleting reads the full-text rows: index this transaction's new rows first.
+            try statements.flush()
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
             try db.execute(
               sql: """
@@ -149,6 +151,7 @@ public struct LocalLibraryScanner: Sendable {
             }
           }
         }
+        try statements.flush()
       }
       meter.advance(by: next - first)
     }
@@ -182,6 +185,7 @@ public struct LocalLibraryScanner: Sendable {
           let file = FoundFile(path: track.path, size: 0, mtime: 0, lyricsPath: nil)
           try index.upsert(LocalTrackRow(track.info, file: file), now: now, with: statements)
         }
+        try statements.flush()
       }
     }
     try store.write { db in try LocalLibraryIndex.removeOrphans(in: db) }
