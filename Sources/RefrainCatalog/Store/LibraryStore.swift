@@ -48,6 +48,9 @@ public final class LibraryStore: Sendable {
     configuration.foreignKeysEnabled = true
     let synchronous = durability.pragmaValue
     configuration.prepareDatabase { db in
+      // A new file gets 8 KB pages (before GRDB turns on WAL, which fixes the size): a scan
+      // writes fewer, fuller pages. An existing file keeps its page size.
+      try db.execute(sql: "PRAGMA page_size = 8192")
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
       // 16 MB of page cache per connection keeps a scan's index pages in memory.
       try db.execute(sql: "PRAGMA cache_size = -16384")
