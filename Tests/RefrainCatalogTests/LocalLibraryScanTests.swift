@@ -53,6 +53,25 @@ final class LocalLibraryScanTests: XCTestCase {
     try LibraryTestSupport.checkFullText(store)
   }
 
+  func testAFirstScanBuildsTheTrackIndexesAfterItsRows() throws {
+    var first = scanner!
+    first.deferIndexesFrom = 1
+    let summary = try first.scan(folders: [music.path])
+    XCTAssertEqual(summary.added, manifest.count - brokenCount)
+    XCTAssertTrue(try store.read(LocalLibrarySchema.hasTrackIndexes))
+    try LibraryTestSupport.checkFullText(store)
+    // Only an empty index loses them for a while.
+    XCTAssertFalse(try store.write(LocalLibrarySchema.dropTrackIndexesWhenEmpty))
+    XCTAssertTrue(try store.read(LocalLibrarySchema.hasTrackIndexes))
+  }
+
+  func testOpeningTheLibraryRebuildsIndexesAKilledScanLeftOut() throws {
+    XCTAssertTrue(try store.write(LocalLibrarySchema.dropTrackIndexesWhenEmpty))
+    XCTAssertFalse(try store.read(LocalLibrarySchema.hasTrackIndexes))
+    let reopened = try LibraryStore(fileURL: store.fileURL)
+    XCTAssertTrue(try reopened.read(LocalLibrarySchema.hasTrackIndexes))
+  }
+
   func testIndexedTagsMatchWhatTheFixtureWrote() throws {
     try scanner.scan(folders: [music.path])
     var checked = 0

@@ -62,6 +62,14 @@ public final class LibraryStore: Sendable {
         try migrator.migrate(pool, upTo: lastMigration)
       } else {
         try migrator.migrate(pool)
+        // A first scan killed before it rebuilt its indexes left them out.
+        try pool.writeWithoutTransaction { db in
+          guard try !LocalLibrarySchema.hasTrackIndexes(db) else { return }
+          try db.inTransaction {
+            try LocalLibrarySchema.createTrackIndexes(db)
+            return .commit
+          }
+        }
       }
     } catch let error as DatabaseError {
       throw LibraryStoreError.cannotOpen(path: fileURL.path, reason: error.message ?? "\(error)")
