@@ -60,16 +60,39 @@ enum FolderWalker {
           slots[lane].files += found
           work.finished(adding: subfolders)
         }
+        // Each lane sorts its own files, on its own core; the lists are merged below.
+        slots[lane].files.sort { precedes($0.path, $1.path) }
       }
     }
     var result = Result()
     for part in results {
-      result.files += part.files
+      result.files = merge(result.files, part.files)
       result.problems += part.problems
     }
-    result.files.sort { precedes($0.path, $1.path) }
     result.problems.sort()
     return result
+  }
+
+  /// Merges two lists of files sorted by path (``precedes(_:_:)``) into one.
+  private static func merge(_ a: [FoundFile], _ b: [FoundFile]) -> [FoundFile] {
+    if a.isEmpty { return b }
+    if b.isEmpty { return a }
+    var merged: [FoundFile] = []
+    merged.reserveCapacity(a.count + b.count)
+    var i = 0
+    var j = 0
+    while i < a.count, j < b.count {
+      if precedes(b[j].path, a[i].path) {
+        merged.append(b[j])
+        j += 1
+      } else {
+        merged.append(a[i])
+        i += 1
+      }
+    }
+    merged += a[i...]
+    merged += b[j...]
+    return merged
   }
 
   /// Reads one folder: its MP3 files with their sidecar lyrics, and its subfolders.
@@ -145,18 +168,27 @@ enum FolderWalker {
   /// Whether `a` sorts before `b` byte by byte, as SQLite compares paths (String's own order
   /// is by Unicode scalars after normalisation, and much slower).
   static func precedes(_ a: String, _ b: String) -> Bool {
+    // Native strings lend their bytes without a copy (`withUTF8` needs `var` copies, whose
+    // retains and releases made sorting 10,000 paths half as slow again).
+    let borrowed = a.utf8.withContiguousStorageIfAvailable { left in
+      b.utf8.withContiguousStorageIfAvailable { right in precedes(left, right) }
+    }
+    if let borrowed, let result = borrowed { return result }
     var a = a
     var b = b
-    return a.withUTF8 { left in
-      b.withUTF8 { right in
-        let common = min(left.count, right.count)
-        if common > 0, let l = left.baseAddress, let r = right.baseAddress {
-          let order = memcmp(l, r, common)
-          if order != 0 { return order < 0 }
-        }
-        return left.count < right.count
-      }
+    return a.withUTF8 { left in b.withUTF8 { right in precedes(left, right) } }
+  }
+
+  /// Whether `left` sorts before `right`, byte by byte.
+  private static func precedes(
+    _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let common = min(left.count, right.count)
+    if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+      let order = memcmp(l, r, common)
+      if order != 0 { return order < 0 }
     }
+    return left.count < right.count
   }
 
   /// What a directory entry's name says about it.
