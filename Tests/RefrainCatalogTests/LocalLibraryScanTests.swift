@@ -150,6 +150,24 @@ final class LocalLibraryScanTests: XCTestCase {
     XCTAssertEqual(counting.count, 0)
   }
 
+  func testAFirstScanWithAReaderThatGivesNoStampLooksFilesUp() throws {
+    // The walk of a first scan leaves sizes and times to the reader; this one gives none.
+    let plain = LocalLibraryScanner(store: store, tagReader: PlainReader(), batchSize: 64)
+    let summary = try plain.scan(folders: [music.path])
+    XCTAssertEqual(summary.failed, brokenCount)
+    let relative = try XCTUnwrap(
+      manifest.first { $0["style"] as? String == "v24" }?["path"] as? String)
+    let path = music.appendingPathComponent(relative).path
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+    XCTAssertEqual(try row(relative)?["size"] as Int64?, size?.int64Value)
+    let counting = CountingReader()
+    let again = try LocalLibraryScanner(store: store, tagReader: counting).scan(folders: [
+      music.path
+    ])
+    XCTAssertEqual(again.unchanged, manifest.count)
+    XCTAssertEqual(counting.count, 0)
+  }
+
   func testARescanSeesModifiedDeletedAddedAndNewLyrics() throws {
     try scanner.scan(folders: [music.path])
     let tagged = manifest.filter { ($0["style"] as? String) == "v24" && $0["lyrics"] is NSNull }
@@ -319,5 +337,12 @@ private final class CountingReader: TagReader, @unchecked Sendable {
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     lock.withLock { calls += 1 }
     return LocalTrackInfo(title: "counted")
+  }
+}
+
+/// ``ID3TagReader`` behind the protocol's plain requirement only (no size or time).
+private struct PlainReader: TagReader {
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    try ID3TagReader().readTags(atPath: path)
   }
 }

@@ -42,7 +42,6 @@ public struct LocalLibraryScanner: Sendable {
   {
     let start = Date()
     var summary = ScanSummary()
-    var found: [FoundFile] = []
     for folder in folders {
       guard let canonical = FolderWalker.canonicalFolder(folder) else {
         summary.missingFolders.append(folder)
@@ -50,7 +49,13 @@ public struct LocalLibraryScanner: Sendable {
       }
       guard !summary.folders.contains(canonical) else { continue }
       summary.folders.append(canonical)
-      let walk = FolderWalker.walk(canonical, lanes: concurrency)
+    }
+    let known = try knownFiles(under: summary.folders)
+    var found: [FoundFile] = []
+    for folder in summary.folders {
+      // With nothing indexed under these folders, every file is read: its size and time
+      // come from the reading thread's `fstat`, not one `stat` a file here.
+      let walk = FolderWalker.walk(folder, lanes: concurrency, stamps: !known.isEmpty)
       summary.problems += walk.problems
       found += walk.files
     }
@@ -63,7 +68,6 @@ public struct LocalLibraryScanner: Sendable {
       found = unique
     }
 
-    let known = try knownFiles(under: summary.folders)
     var toRead: [FoundFile] = []
     var lyricsChanged: [FoundFile] = []
     // Failure notes to drop when these files index well this time.
@@ -181,7 +185,8 @@ public struct LocalLibraryScanner: Sendable {
                 .execute(arguments: [file.path])
             }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
-          case .failure(let error):
+          case .failure(let failure):
+            let (error, file) = (failure.error, failure.file)
             // Deleting reads the full-text rows: index this transaction's new rows first.
             try statements.flush()
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
