@@ -13,8 +13,13 @@ struct AudioTagReader: TagReader {
   var exact = false
 
   func readTags(atPath path: String) throws -> LocalTrackInfo {
-    let fast = try? ID3TagReader().readTags(atPath: path)
-    if !exact, let fast, fast.duration != nil { return fast }
+    try readStampedTags(atPath: path).0
+  }
+
+  /// The tags, with the size and modification time ``ID3TagReader`` saw when it read them.
+  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
+    let (fast, stamp) = (try? ID3TagReader().readStampedTags(atPath: path)) ?? (nil, nil)
+    if !exact, let fast, fast.duration != nil { return (fast, stamp) }
     let decoder: MP3Decoder
     do {
       decoder = try MP3Decoder(path: path)
@@ -29,6 +34,6 @@ struct AudioTagReader: TagReader {
     info.trackNumber = info.trackNumber ?? tags.trackNumber
     info.year = info.year ?? tags.year
     info.duration = decoder.duration ?? info.duration
-    return info
+    return (info, stamp)
   }
 }

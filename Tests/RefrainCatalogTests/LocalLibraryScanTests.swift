@@ -48,6 +48,28 @@ final class LocalLibraryScanTests: XCTestCase {
     XCTAssertEqual(last.filesDone, manifest.count)
     XCTAssertEqual(last.filesTotal, manifest.count)
     XCTAssertGreaterThan(last.filesPerSecond, 0)
+    // New rows reach the full-text tables at the end of each transaction, and before a
+    // broken file's removal between them.
+    try LibraryTestSupport.checkFullText(store)
+  }
+
+  func testAFirstScanBuildsTheTrackIndexesAfterItsRows() throws {
+    var first = scanner!
+    first.deferIndexesFrom = 1
+    let summary = try first.scan(folders: [music.path])
+    XCTAssertEqual(summary.added, manifest.count - brokenCount)
+    XCTAssertTrue(try store.read(LocalLibrarySchema.hasTrackIndexes))
+    try LibraryTestSupport.checkFullText(store)
+    // Only an empty index loses them for a while.
+    XCTAssertFalse(try store.write(LocalLibrarySchema.dropTrackIndexesWhenEmpty))
+    XCTAssertTrue(try store.read(LocalLibrarySchema.hasTrackIndexes))
+  }
+
+  func testOpeningTheLibraryRebuildsIndexesAKilledScanLeftOut() throws {
+    XCTAssertTrue(try store.write(LocalLibrarySchema.dropTrackIndexesWhenEmpty))
+    XCTAssertFalse(try store.read(LocalLibrarySchema.hasTrackIndexes))
+    let reopened = try LibraryStore(fileURL: store.fileURL)
+    XCTAssertTrue(try reopened.read(LocalLibrarySchema.hasTrackIndexes))
   }
 
   func testIndexedTagsMatchWhatTheFixtureWrote() throws {
@@ -125,6 +147,24 @@ final class LocalLibraryScanTests: XCTestCase {
     ])
     XCTAssertEqual(again.unchanged, manifest.count)
     XCTAssertEqual([again.added, again.updated, again.removed, again.failed], [0, 0, 0, 0])
+    XCTAssertEqual(counting.count, 0)
+  }
+
+  func testAFirstScanWithAReaderThatGivesNoStampLooksFilesUp() throws {
+    // The walk of a first scan leaves sizes and times to the reader; this one gives none.
+    let plain = LocalLibraryScanner(store: store, tagReader: PlainReader(), batchSize: 64)
+    let summary = try plain.scan(folders: [music.path])
+    XCTAssertEqual(summary.failed, brokenCount)
+    let relative = try XCTUnwrap(
+      manifest.first { $0["style"] as? String == "v24" }?["path"] as? String)
+    let path = music.appendingPathComponent(relative).path
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+    XCTAssertEqual(try row(relative)?["size"] as Int64?, size?.int64Value)
+    let counting = CountingReader()
+    let again = try LocalLibraryScanner(store: store, tagReader: counting).scan(folders: [
+      music.path
+    ])
+    XCTAssertEqual(again.unchanged, manifest.count)
     XCTAssertEqual(counting.count, 0)
   }
 
@@ -297,5 +337,12 @@ private final class CountingReader: TagReader, @unchecked Sendable {
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     lock.withLock { calls += 1 }
     return LocalTrackInfo(title: "counted")
+  }
+}
+
+/// ``ID3TagReader`` behind the protocol's plain requirement only (no size or time).
+private struct PlainReader: TagReader {
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    try ID3TagReader().readTags(atPath: path)
   }
 }

@@ -25,6 +25,15 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     XCTAssertEqual(try XCTUnwrap(info.duration), 3, accuracy: 0.1)
   }
 
+  func testTheStampIsTheOpenFilesSizeAndModificationTime() throws {
+    let path = try LibraryTestSupport.audioFixture("tags-v24.mp3")
+    let (info, stamp) = try reader.readStampedTags(atPath: path)
+    XCTAssertEqual(info, try reader.readTags(atPath: path))
+    XCTAssertEqual(stamp, FileStamp.of(path: path))
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+    XCTAssertEqual(stamp?.size, size?.int64Value)
+  }
+
   func testReadsAnID3v24TagInUTF8() throws {
     let info = try reader.readTags(atPath: try LibraryTestSupport.audioFixture("tags-v24.mp3"))
     XCTAssertEqual(info.title, "비 오는 날")

@@ -25,6 +25,11 @@ public struct ID3TagReader: TagReader {
   public init() {}
 
   public func readTags(atPath path: String) throws -> LocalTrackInfo {
+    try readStampedTags(atPath: path).0
+  }
+
+  /// The tags, with the size and modification time from the `fstat` of the open file.
+  public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
     defer { close(descriptor) }
@@ -60,11 +65,12 @@ public struct ID3TagReader: TagReader {
         window, baseOffset: audioStart, audioEnd: audioEnd)
     else { throw TagReadError("no MP3 audio found") }
 
-    return LocalTrackInfo(
+    let info = LocalTrackInfo(
       title: v2?.title ?? v1?.title, artist: v2?.artist ?? v1?.artist,
       albumArtist: v2?.albumArtist, album: v2?.album ?? v1?.album,
       trackNumber: v2?.trackNumber ?? v1?.trackNumber, year: v2?.year ?? v1?.year,
       duration: estimate.duration)
+    return (info, FileStamp(status))
   }
 
   /// Reads up to `count` bytes at `offset`.

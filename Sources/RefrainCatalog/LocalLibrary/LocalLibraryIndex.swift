@@ -197,6 +197,8 @@ struct LocalLibraryIndex {
   // MARK: - Statements
 
   /// The statements a batch of upserts runs, prepared once per transaction.
+  ///
+  /// New rows reach the full-text tables in ``flush()``, which the transaction must run last.
   struct Statements {
     let db: Database
     let insertTrack: BoundStatement
@@ -249,6 +251,14 @@ struct LocalLibraryIndex {
       tracks = try LocalSearchTable.tracks.writer(db)
       albums = try LocalSearchTable.albums.writer(db)
       artists = try LocalSearchTable.artists.writer(db)
+    }
+
+    /// Indexes the rows this transaction added in the full-text tables; call it before the
+    /// transaction commits, and before rows are deleted by other means.
+    func flush() throws {
+      try tracks.flush()
+      try albums.flush()
+      try artists.flush()
     }
   }
 }

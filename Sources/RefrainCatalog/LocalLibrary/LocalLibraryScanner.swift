@@ -20,6 +20,9 @@ public struct LocalLibraryScanner: Sendable {
   public var concurrency: Int
   /// Rows a transaction waits for before it starts (unless fewer are left).
   static let minimumRun = 256
+  /// From this many files to read, a scan into an empty index builds the indexes on
+  /// `local_tracks` after the rows (10,000 files: about 10 ms less CPU on the writing thread).
+  var deferIndexesFrom = 1000
 
   /// Creates a scanner.
   public init(
@@ -39,7 +42,6 @@ public struct LocalLibraryScanner: Sendable {
   {
     let start = Date()
     var summary = ScanSummary()
-    var found: [FoundFile] = []
     for folder in folders {
       guard let canonical = FolderWalker.canonicalFolder(folder) else {
         summary.missingFolders.append(folder)
@@ -47,7 +49,13 @@ public struct LocalLibraryScanner: Sendable {
       }
       guard !summary.folders.contains(canonical) else { continue }
       summary.folders.append(canonical)
-      let walk = FolderWalker.walk(canonical, lanes: concurrency)
+    }
+    let known = try knownFiles(under: summary.folders)
+    var found: [FoundFile] = []
+    for folder in summary.folders {
+      // With nothing indexed under these folders, every file is read: its size and time
+      // come from the reading thread's `fstat`, not one `stat` a file here.
+      let walk = FolderWalker.walk(folder, lanes: concurrency, stamps: !known.isEmpty)
       summary.problems += walk.problems
       found += walk.files
     }
@@ -60,7 +68,6 @@ public struct LocalLibraryScanner: Sendable {
       found = unique
     }
 
-    let known = try knownFiles(under: summary.folders)
     var toRead: [FoundFile] = []
     var lyricsChanged: [FoundFile] = []
     // Failure notes to drop when these files index well this time.
@@ -111,6 +118,51 @@ public struct LocalLibraryScanner: Sendable {
       files: toRead, reader: tagReader, lanes: max(1, concurrency - 1),
       window: max(batchSize, 1024))
     defer { readAhead.cancel() }
+    // Into an empty index, the rows go in first and their indexes are built at the end (the
+    // last transaction below, or the next open should this process die first).
+    var indexesDropped = false
+    do {
+      try write(
+        toRead, failedBefore: failedBefore, with: readAhead, into: &index, summary: &summary,
+        meter: &meter
+      ) { db in
+        if toRead.count >= deferIndexesFrom {
+          indexesDropped = try LocalLibrarySchema.dropTrackIndexesWhenEmpty(db)
+        }
+      }
+    } catch {
+      if indexesDropped { try? store.write { db in try LocalLibrarySchema.createTrackIndexes(db) } }
+      throw error
+    }
+
+    try store.write { db in
+      if mayLeaveOrphans { try LocalLibraryIndex.removeOrphans(in: db) }
+      try LocalLibrarySchema.createTrackIndexes(db)
+      let now = LibraryStore.now()
+      for folder in summary.folders {
+        try db.execute(
+          sql: """
+            INSERT INTO local_folders (path, added_at, last_scan_at) VALUES (?, ?, ?)
+            ON CONFLICT (path) DO UPDATE SET last_scan_at = excluded.last_scan_at
+            """,
+          arguments: [folder, now, now])
+      }
+    }
+    meter.finish()
+    summary.elapsed = Date().timeIntervalSince(start)
+    return summary
+  }
+
+  /// Writes the rows of `toRead` as the reading threads deliver them, in transactions of up
+  /// to ``batchSize`` rows; `firstTransaction` runs at the start of the first one.
+  ///
+  /// `failedBefore` holds the files whose failure notes go when they index well now.
+  private func write(
+    _ toRead: [FoundFile], failedBefore: Set<String>, with readAhead: TagReadAhead,
+    into index: inout LocalLibraryIndex,
+    summary: inout ScanSummary, meter: inout ProgressMeter,
+    firstTransaction: (Database) throws -> Void
+  ) throws {
     var next = 0
     while next < toRead.count {
       // Each transaction starts with a run of rows ready, and ends at `batchSize` rows or
@@ -119,6 +171,7 @@ public struct LocalLibraryScanner: Sendable {
       readAhead.waitForRows(through: min(end, next + Self.minimumRun) - 1)
       let first = next
       try store.write { db in
+        if first == 0 { try firstTransaction(db) }
         let statements = try LocalLibraryIndex.Statements(db)
         let now = LibraryStore.now()
         while next < end, let outcome = readAhead.poll(next) {
@@ -132,7 +185,10 @@ public struct LocalLibraryScanner: Sendable {
                 .execute(arguments: [file.path])
             }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
-          case .failure(let error):
+          case .failure(let failure):
+            let (error, file) = (failure.error, failure.file)
+            // Deleting reads the full-text rows: index this transaction's new rows first.
+            try statements.flush()
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
             try db.execute(
               sql: """
@@ -149,25 +205,10 @@ public struct LocalLibraryScanner: Sendable {
             }
           }
         }
+        try statements.flush()
       }
       meter.advance(by: next - first)
     }
-
-    try store.write { db in
-      if mayLeaveOrphans { try LocalLibraryIndex.removeOrphans(in: db) }
-      let now = LibraryStore.now()
-      for folder in summary.folders {
-        try db.execute(
-          sql: """
-            INSERT INTO local_folders (path, added_at, last_scan_at) VALUES (?, ?, ?)
-            ON CONFLICT (path) DO UPDATE SET last_scan_at = excluded.last_scan_at
-            """,
-          arguments: [folder, now, now])
-      }
-    }
-    meter.finish()
-    summary.elapsed = Date().timeIntervalSince(start)
-    return summary
   }
 
   /// Indexes tracks without reading files (imports and benchmarks); paths must be unique.
@@ -182,6 +223,7 @@ public struct LocalLibraryScanner: Sendable {
           let file = FoundFile(path: track.path, size: 0, mtime: 0, lyricsPath: nil)
           try index.upsert(LocalTrackRow(track.info, file: file), now: now, with: statements)
         }
+        try statements.flush()
       }
     }
     try store.write { db in try LocalLibraryIndex.removeOrphans(in: db) }

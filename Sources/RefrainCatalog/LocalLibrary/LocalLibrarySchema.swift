@@ -75,6 +75,42 @@ enum LocalLibrarySchema {
     try createSearch(prefix: "local_artist", columns: ["name"], db)
   }
 
+  /// The indexes on `local_tracks` besides its paths, as migration `v5` created them: the
+  /// Library pane's lists and the title tiers of search use them.
+  static let trackIndexes = [
+    ("local_tracks_title", "local_tracks(title_key)"),
+    ("local_tracks_album", "local_tracks(album_id, track_number)"),
+    ("local_tracks_artist", "local_tracks(artist_id)"),
+    ("local_tracks_added", "local_tracks(added_at)"),
+  ]
+
+  /// Drops ``trackIndexes`` when `local_tracks` has no rows; returns whether it did.
+  ///
+  /// A first scan builds them after its rows (``createTrackIndexes(_:)``), which costs less
+  /// than keeping four indexes in order through 10,000 inserts.
+  static func dropTrackIndexesWhenEmpty(_ db: Database) throws -> Bool {
+    guard try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM local_tracks)")! else {
+      return false
+    }
+    for (name, _) in trackIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+    return true
+  }
+
+  /// Creates whichever of ``trackIndexes`` are missing.
+  static func createTrackIndexes(_ db: Database) throws {
+    for (name, target) in trackIndexes {
+      try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(target)")
+    }
+  }
+
+  /// Whether all of ``trackIndexes`` exist (a scan that dropped them may have been killed).
+  static func hasTrackIndexes(_ db: Database) throws -> Bool {
+    let names = trackIndexes.map { "'\($0.0)'" }.joined(separator: ", ")
+    let count = try Int.fetchOne(
+      db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN (\(names))")
+    return count == trackIndexes.count
+  }
+
   /// Creates `<prefix>_words` over `columns` and `grams`, and `<prefix>_grams` over `columns`.
   ///
   /// ``LocalLibraryIndex`` writes them next to each row. Triggers would be simpler, but FTS5

@@ -45,29 +45,75 @@ struct LocalSearchTable: Sendable {
   /// Prepares the statements that write and remove rows of both full-text tables on `db`.
   func writer(_ db: Database) throws -> Writer {
     let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    let names = columns.joined(separator: ", ")
+    let newest = try BoundStatement(db, sql: "SELECT max(id) FROM \(table)").run() ?? 0
     return Writer(
       columnCount: columns.count,
       insertWords: try BoundStatement(db, sql: insertWordsSQL),
       insertTrigrams: try BoundStatement(
+        db, sql: "INSERT INTO \(trigrams) (rowid, \(names)) VALUES (?, \(marks))"),
+      copyWords: try BoundStatement(
         db,
-        sql:
-          "INSERT INTO \(trigrams) (rowid, \(columns.joined(separator: ", "))) VALUES (?, \(marks))"
-      ),
+        sql: """
+          INSERT INTO \(words) (rowid, \(names), title_grams, other_grams)
+          SELECT id, \(names), title_grams, other_grams FROM \(table) WHERE id > ? AND id <= ?
+          """),
+      copyTrigrams: try BoundStatement(
+        db,
+        sql: """
+          INSERT INTO \(trigrams) (rowid, \(names))
+          SELECT id, \(names) FROM \(table) WHERE id > ? AND id <= ?
+          """),
       deleteWords: try BoundStatement(db, sql: "DELETE FROM \(words) WHERE rowid = ?"),
-      deleteTrigrams: try BoundStatement(db, sql: "DELETE FROM \(trigrams) WHERE rowid = ?"))
+      deleteTrigrams: try BoundStatement(db, sql: "DELETE FROM \(trigrams) WHERE rowid = ?"),
+      indexedThrough: newest)
   }
 
-  /// Writes and removes the full-text rows of one table, inside a write transaction.
-  struct Writer {
+  /// Writes and removes the full-text rows of one table, inside one write transaction.
+  ///
+  /// Rows inserted in the transaction (row IDs above the largest one before it) are indexed
+  /// together, by one `INSERT … SELECT` per full-text table, in ``flush()``: 10,000 new
+  /// tracks cost two statements instead of 20,000. Call ``flush()`` before the transaction
+  /// commits; ``remove(rowID:)`` flushes first when the row is one of them.
+  final class Writer {
     let columnCount: Int
     let insertWords: BoundStatement
     let insertTrigrams: BoundStatement
+    let copyWords: BoundStatement
+    let copyTrigrams: BoundStatement
     let deleteWords: BoundStatement
     let deleteTrigrams: BoundStatement
+    /// Rows up to this ID are in the full-text tables (or were before the transaction).
+    private var indexedThrough: Int64
+    /// The largest row ID waiting for ``flush()``.
+    private var newest: Int64
+
+    init(
+      columnCount: Int, insertWords: BoundStatement, insertTrigrams: BoundStatement,
+      copyWords: BoundStatement, copyTrigrams: BoundStatement, deleteWords: BoundStatement,
+      deleteTrigrams: BoundStatement, indexedThrough: Int64
+    ) {
+      self.columnCount = columnCount
+      self.insertWords = insertWords
+      self.insertTrigrams = insertTrigrams
+      self.copyWords = copyWords
+      self.copyTrigrams = copyTrigrams
+      self.deleteWords = deleteWords
+      self.deleteTrigrams = deleteTrigrams
+      self.indexedThrough = indexedThrough
+      newest = indexedThrough
+    }
 
     /// Indexes a row's text (`values` in column order) with the grams of its title and of
     /// the other columns (``CJKGrams``): the very values the row holds.
+    ///
+    /// A row inserted in this transaction waits for ``flush()``, which reads those values
+    /// from the row itself.
     func write(rowID: Int64, values: [String?], grams: (title: String?, other: String?)) throws {
+      if rowID > indexedThrough {
+        newest = max(newest, rowID)
+        return
+      }
       insertWords.bind(1, rowID)
       insertTrigrams.bind(1, rowID)
       for (offset, value) in values.prefix(columnCount).enumerated() {
@@ -80,8 +126,20 @@ struct LocalSearchTable: Sendable {
       try insertTrigrams.run()
     }
 
+    /// Indexes the rows waiting since the last flush, reading their text from the table.
+    func flush() throws {
+      guard newest > indexedThrough else { return }
+      for statement in [copyWords, copyTrigrams] {
+        statement.bind(1, indexedThrough)
+        statement.bind(2, newest)
+        try statement.run()
+      }
+      indexedThrough = newest
+    }
+
     /// Removes a row from both full-text tables; call it before the row changes or goes.
     func remove(rowID: Int64) throws {
+      if rowID > indexedThrough { try flush() }
       deleteWords.bind(1, rowID)
       try deleteWords.run()
       deleteTrigrams.bind(1, rowID)

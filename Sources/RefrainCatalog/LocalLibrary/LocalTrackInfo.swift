@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a tag reader learned about one MP3 file.
 public struct LocalTrackInfo: Sendable, Hashable {
   /// The title tag, if present (the scanner falls back to the file name).
@@ -39,6 +45,43 @@ public struct LocalTrackInfo: Sendable, Hashable {
 public protocol TagReader: Sendable {
   /// The file's tags; throws when the file cannot be read or is not MP3 audio.
   func readTags(atPath path: String) throws -> LocalTrackInfo
+
+  /// The file's tags, with the size and modification time of the file it opened when it
+  /// knows them (`nil` otherwise; the scanner then asks the file system).
+  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?)
+}
+
+extension TagReader {
+  /// The tags alone: the scanner looks the size and modification time up itself.
+  public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
+    (try readTags(atPath: path), nil)
+  }
+}
+
+/// A file's size and modification time, as the scanner compares them between scans.
+public struct FileStamp: Sendable, Hashable {
+  /// The size in bytes.
+  public var size: Int64
+  /// The modification time in nanoseconds since 1970.
+  public var mtime: Int64
+
+  /// Creates a value.
+  public init(size: Int64, mtime: Int64) {
+    self.size = size
+    self.mtime = mtime
+  }
+
+  /// The size and modification time in `status` (from `stat` or `fstat`).
+  init(_ status: stat) {
+    size = Int64(status.st_size)
+    mtime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+  }
+
+  /// Looks `path` up (following links); `nil` when it cannot be read.
+  static func of(path: String) -> FileStamp? {
+    var status = stat()
+    return stat(path, &status) == 0 ? FileStamp(status) : nil
+  }
 }
 
 /// Why a tag reader gave up on a file.

@@ -10,7 +10,13 @@ import Foundation
 /// library never holds more than that many rows in memory.
 final class TagReadAhead: @unchecked Sendable {
   /// A file's row, or why its tags could not be read.
-  typealias Outcome = Result<LocalTrackRow, TagReadError>
+  typealias Outcome = Result<LocalTrackRow, Failure>
+
+  /// Why a file's tags could not be read, and the file with its size and modification time.
+  struct Failure: Error {
+    var error: TagReadError
+    var file: FoundFile
+  }
 
   /// Files claimed at once by one reading thread.
   static let chunk = 32
@@ -94,14 +100,28 @@ final class TagReadAhead: @unchecked Sendable {
     }
   }
 
-  /// Reads one file and builds its row.
+  /// Reads one file and builds its row (a failure's stamp goes in ``failedStamps``).
+  ///
+  /// A file the walk did not look up takes its size and modification time from the reader's
+  /// open file, else from `stat`.
   private func outcome(_ file: FoundFile) -> Outcome {
     do {
-      return .success(LocalTrackRow(try reader.readTags(atPath: file.path), file: file))
-    } catch let error as TagReadError {
-      return .failure(error)
+      let (info, stamp) = try reader.readStampedTags(atPath: file.path)
+      return .success(LocalTrackRow(info, file: stamped(file, stamp)))
     } catch {
-      return .failure(TagReadError("\(error)"))
+      let reason = (error as? TagReadError) ?? TagReadError("\(error)")
+      return .failure(TagReadAhead.Failure(error: reason, file: stamped(file, nil)))
     }
+  }
+
+  /// `file` with its size and modification time filled in when the walk left them out.
+  private func stamped(_ file: FoundFile, _ stamp: FileStamp?) -> FoundFile {
+    guard !file.isStamped else { return file }
+    var file = file
+    // A file that vanished since the walk keeps 0: the next scan reads it again.
+    let stamp = stamp ?? FileStamp.of(path: file.path) ?? FileStamp(size: 0, mtime: 0)
+    file.size = stamp.size
+    file.mtime = stamp.mtime
+    return file
   }
 }

@@ -48,6 +48,9 @@ public final class LibraryStore: Sendable {
     configuration.foreignKeysEnabled = true
     let synchronous = durability.pragmaValue
     configuration.prepareDatabase { db in
+      // A new file gets 8 KB pages (before GRDB turns on WAL, which fixes the size): a scan
+      // writes fewer, fuller pages. An existing file keeps its page size.
+      try db.execute(sql: "PRAGMA page_size = 8192")
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
       // 16 MB of page cache per connection keeps a scan's index pages in memory.
       try db.execute(sql: "PRAGMA cache_size = -16384")
@@ -59,6 +62,14 @@ public final class LibraryStore: Sendable {
         try migrator.migrate(pool, upTo: lastMigration)
       } else {
         try migrator.migrate(pool)
+        // A first scan killed before it rebuilt its indexes left them out.
+        try pool.writeWithoutTransaction { db in
+          guard try !LocalLibrarySchema.hasTrackIndexes(db) else { return }
+          try db.inTransaction {
+            try LocalLibrarySchema.createTrackIndexes(db)
+            return .commit
+          }
+        }
       }
     } catch let error as DatabaseError {
       throw LibraryStoreError.cannotOpen(path: fileURL.path, reason: error.message ?? "\(error)")
