@@ -28,9 +28,15 @@ public protocol AudioOutput: AnyObject {
   /// With a value, the player refills the queue when half of it has been heard and sleeps
   /// in between, waking at once for commands; seeks, pauses and volume changes flush it.
   var bufferAhead: Double? { get }
+  /// Bytes ``write(_:)`` takes now without blocking, or `nil` when unknown.
+  ///
+  /// A deep queue's server asks for data in large steps; the player writes no more than
+  /// this, so it never blocks where a command would have to wait.
+  var writableBytes: Int? { get }
 }
 
 extension AudioOutput {
   public var closesWhenIdle: Bool { false }
   public var bufferAhead: Double? { nil }
+  public var writableBytes: Int? { nil }
 }

@@ -86,6 +86,14 @@ public final class PulseOutput: AudioOutput {
     self.format = format
   }
 
+  public var writableBytes: Int? {
+    guard let mainloop else { return nil }
+    return locked(mainloop) {
+      guard let stream, streamIsReady else { return nil }
+      return max(0, pa_stream_writable_size(stream))
+    }
+  }
+
   /// Writes all of `bytes`, waiting for the server to ask for more when its queue is full.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {
     guard let mainloop, var base = bytes.baseAddress, bytes.count > 0 else { return }

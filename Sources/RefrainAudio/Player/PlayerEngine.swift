@@ -390,7 +390,18 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         return
       }
       let format = loaded.decoder.format
-      limit = min(limit, Int((ahead - queued) * Double(format.sampleRate)) * format.bytesPerFrame)
+      // At least one MPEG frame's worth (the decoder's unit), however small the target.
+      var want = max(4608, Int((ahead - queued) * Double(format.sampleRate)) * format.bytesPerFrame)
+      if let writable = output.writableBytes {
+        // Never block in a write, where a command would wait: the server asks for more
+        // within a few tens of milliseconds.
+        guard writable >= 4608 else {
+          sleepUnlessMail(0.02)
+          return
+        }
+        want = min(want, writable / format.bytesPerFrame * format.bytesPerFrame)
+      }
+      limit = min(limit, want)
     }
     do {
       let count = try buffer.withUnsafeMutableBytes { raw in
