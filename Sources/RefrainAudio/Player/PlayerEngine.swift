@@ -39,6 +39,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var prepared: (track: Track, result: Result<Loaded, AudioError>)?
   /// Whether a track ended with no successor prepared yet; a late `prepare` starts it.
   private var awaitingSuccessor = false
+  /// One MPEG-1 Layer III frame decoded to 16-bit stereo: the unit the decoder reads in.
+  private static let frameBytes = 4608
   private var buffer: [UInt8]
   /// Track-change events held back until the listener hears the boundary (gapless hand-over
   /// into a deep output queue), with the monotonic time they fall due.
@@ -60,7 +62,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     self.idleClose = idleClose
     // One MPEG frame per write for outputs that pace by blocking; a refill's worth
     // (about 0.74 s at 44.1 kHz) for outputs that keep a deep queue.
-    buffer = [UInt8](repeating: 0, count: output.bufferAhead == nil ? 4608 : 4608 * 28)
+    buffer = [UInt8](
+      repeating: 0, count: output.bufferAhead == nil ? Self.frameBytes : Self.frameBytes * 28)
     var fds: [Int32] = [0, 0]
     if pipe(&fds) == 0 {
       for fd in fds {
@@ -117,8 +120,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   public func setVolume(_ percent: Int) {
     lock.lock()
-    let changed = volumePercent != min(100, max(0, percent))
-    volumePercent = min(100, max(0, percent))
+    let clamped = min(100, max(0, percent))
+    let changed = volumePercent != clamped
+    volumePercent = clamped
     // A deep output queue would hold the old volume for up to its length.
     if changed, output.bufferAhead != nil, currentState == .playing {
       mailbox.append(.refill)
@@ -391,11 +395,12 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       }
       let format = loaded.decoder.format
       // At least one MPEG frame's worth (the decoder's unit), however small the target.
-      var want = max(4608, Int((ahead - queued) * Double(format.sampleRate)) * format.bytesPerFrame)
+      var want = max(
+        Self.frameBytes, Int((ahead - queued) * Double(format.sampleRate)) * format.bytesPerFrame)
       if let writable = output.writableBytes {
         // Never block in a write, where a command would wait: the server asks for more
         // within a few tens of milliseconds.
-        guard writable >= 4608 else {
+        guard writable >= Self.frameBytes else {
           sleepUnlessMail(0.02)
           return
         }
@@ -408,14 +413,14 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         var filled = 0
         repeat {
           let part = UnsafeMutableRawBufferPointer(
-            rebasing: raw[filled..<min(raw.count, filled + 4608)])
+            rebasing: raw[filled..<min(raw.count, filled + Self.frameBytes)])
           // A stream short of data writes what it has rather than wait for a full batch.
           let read = try loaded.decoder.read(into: part) { [weak self] in
             filled > 0 || (self?.hasMail ?? true)
           }
           if read == 0 { break }
           filled += read
-        } while filled + 4608 <= limit
+        } while filled + Self.frameBytes <= limit
         return filled
       }
       if count > 0 {
