@@ -74,6 +74,9 @@ def test_paused_player_sleeps_and_plays_on(tui_factory):
         time.sleep(0.2)
     assert not refrain_streams(), "the PulseAudio stream stayed open while paused"
 
+    # The message shown when playback started clears itself 4 s later: a one-off redraw
+    # that may land after the pause. Sample once the status line is back to its help text.
+    tui.wait_text("? help", timeout=10)
     pid = refrain_pid(tui)
     time.sleep(0.5)
     before, start = wakeups(pid), time.monotonic()
