@@ -57,8 +57,10 @@ def refrain_scan(binary, folder, work, run):
     shutil.rmtree(data, ignore_errors=True)
     env = dict(os.environ, XDG_DATA_HOME=str(data), XDG_CACHE_HOME=str(work / "cache"),
                XDG_CONFIG_HOME=str(work / "config"), XDG_STATE_HOME=str(work / "state"))
+    os.sync()  # see settle_disk
     wall, rss, out = run_measured([binary, "scan", "--json", str(folder)], env)
     summary = json.loads(out.strip().splitlines()[-1])
+    os.sync()
     rewall, rerss, reout = run_measured([binary, "scan", "--json", str(folder)], env)
     resummary = json.loads(reout.strip().splitlines()[-1])
     return {"seconds": wall, "peak_rss_kb": rss, "added": summary["added"],
@@ -142,6 +144,7 @@ def cmus_scan(folder, work, run, expected):
         pane_pid = int(subprocess.run(tmux + ["list-panes", "-t", session, "-F", "#{pane_pid}"],
                                       capture_output=True, text=True).stdout.split()[0])
         listing = home / "library.pl"
+        os.sync()  # see refrain_scan
         start = time.perf_counter()
         answer = cmus_remote(sock, "-C", f"add -l {folder}")
         if answer:
