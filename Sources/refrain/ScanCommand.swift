@@ -26,18 +26,26 @@ struct ScanCommand: ParsableCommand {
   var exact = false
 
   func run() throws {
-    let store: LibraryStore
-    do {
-      store = try LibraryStore.openDefault()
-    } catch {
-      Self.fail("\(error)")
-    }
-    let scanner = LocalLibraryScanner(store: store, tagReader: AudioTagReader(exact: exact))
     var targets = folders
     if targets.isEmpty {
       // config.toml's `catalog.music_folders`, then the folders indexed before.
       targets = RefrainConfiguration.load().configuration.musicFolders
     }
+    // Folders known now are walked while the library opens; a new library file has nothing
+    // to compare, so its walk skips the size and time of every file.
+    let libraryFile = LibraryStore.defaultFileURL()
+    let early =
+      targets.isEmpty
+      ? nil
+      : ScanWalk(
+        folders: targets, stamps: FileManager.default.fileExists(atPath: libraryFile.path))
+    let store: LibraryStore
+    do {
+      store = try LibraryStore(fileURL: libraryFile)
+    } catch {
+      Self.fail("\(error)")
+    }
+    let scanner = LocalLibraryScanner(store: store, tagReader: AudioTagReader(exact: exact))
     if targets.isEmpty {
       targets = (try? scanner.knownFolders()) ?? []
       guard !targets.isEmpty else {
@@ -47,8 +55,11 @@ struct ScanCommand: ParsableCommand {
     let live = !json && isatty(STDOUT_FILENO) != 0
     let summary: ScanSummary
     do {
-      summary = try scanner.scan(folders: targets) { progress in
-        if live { Self.show(progress) }
+      let onProgress: (ScanProgress) -> Void = { progress in if live { Self.show(progress) } }
+      if let early {
+        summary = try scanner.scan(early, progress: onProgress)
+      } else {
+        summary = try scanner.scan(folders: targets, progress: onProgress)
       }
     } catch {
       if live { Self.clearLine() }

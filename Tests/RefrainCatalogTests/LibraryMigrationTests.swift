@@ -22,6 +22,68 @@ final class LibraryMigrationTests: XCTestCase {
     XCTAssertEqual(synchronous, 1, "NORMAL")
   }
 
+  func testANewFileGetsTheSameSchemaAsOneMigratedStepByStep() throws {
+    let folder = try LibraryTestSupport.temporaryFolder(self)
+    // A new file takes the one-transaction path; naming the last migration takes every step.
+    let created = try LibraryStore(fileURL: folder.appendingPathComponent("new.sqlite"))
+    let migrated = try LibraryStore(
+      fileURL: folder.appendingPathComponent("migrated.sqlite"), durability: .normal,
+      migratingUpTo: LibrarySchema.versions.last!)
+    let expected = try schema(of: migrated)
+    XCTAssertGreaterThan(expected.count, 40, "tables, columns, indexes and full-text tables")
+    let actual = try schema(of: created)
+    XCTAssertEqual(actual.filter { !expected.contains($0) }, [], "only in the new file")
+    XCTAssertEqual(expected.filter { !actual.contains($0) }, [], "only in the migrated file")
+    XCTAssertEqual(try created.appliedMigrations(), LibrarySchema.versions)
+    XCTAssertTrue(try created.checkIntegrity())
+  }
+
+  /// Every table's columns, every index's columns, the full-text tables' definitions and
+  /// settings, and the applied migrations, one line each, sorted.
+  private func schema(of store: LibraryStore) throws -> [String] {
+    try store.read { db in
+      var lines: [String] = []
+      let objects = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT type, name, tbl_name, sql FROM sqlite_master
+          WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name
+          """)
+      for object in objects {
+        let (type, name, table): (String, String, String) = (
+          object["type"], object["name"], object["tbl_name"]
+        )
+        let sql: String? = object["sql"]
+        if sql?.hasPrefix("CREATE VIRTUAL TABLE") == true {
+          // Both paths create the full-text tables with the same statement.
+          lines.append(
+            "\(name): " + sql!.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+          continue
+        }
+        // ALTER TABLE rewrites a table's SQL text, so compare what SQLite reports instead.
+        let pragma = type == "index" ? "index_xinfo" : "table_xinfo"
+        for row in try Row.fetchAll(db, sql: "PRAGMA \(pragma)('\(name)')") {
+          lines.append("\(type) \(name) on \(table): \(row)")
+        }
+        if type == "index" {
+          let unique = try Row.fetchOne(
+            db, sql: "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
+            arguments: [table, name])
+          lines.append("index \(name) unique: \(unique.map { "\($0)" } ?? "-")")
+        }
+        if type == "table", name.hasSuffix("_config") {
+          for row in try Row.fetchAll(db, sql: "SELECT * FROM \(name) ORDER BY k") {
+            lines.append("\(name) holds \(row)")
+          }
+        }
+      }
+      for id in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") {
+        lines.append("applied \(id)")
+      }
+      return lines.sorted()
+    }
+  }
+
   func testFullDurabilitySetsSynchronousFull() throws {
     let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("library.sqlite")
     let store = try LibraryStore(fileURL: url, durability: .full)

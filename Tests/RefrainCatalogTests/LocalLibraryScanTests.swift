@@ -311,6 +311,39 @@ final class LocalLibraryScanTests: XCTestCase {
     XCTAssertEqual(try count("local_scan_failures"), brokenCount - 1)
   }
 
+  func testAFirstScanOfAFolderAndOneInsideItIndexesEachFileOnce() throws {
+    // The walk streams files to the readers as it finds them; both folders lead to Loose.
+    let loose = music.appendingPathComponent("Loose")
+    let summary = try scanner.scan(folders: [loose.path, music.path])
+    XCTAssertEqual(summary.added, manifest.count - brokenCount)
+    XCTAssertEqual(summary.failed, brokenCount)
+    XCTAssertEqual(summary.folders, [loose.path, music.path])
+    XCTAssertEqual(try count("local_tracks"), manifest.count - brokenCount)
+    try LibraryTestSupport.checkFullText(store)
+  }
+
+  func testAWalkStartedBeforeTheLibraryKnewTheFilesReadsThemAgain() throws {
+    try scanner.scan(folders: [music.path])
+    // `refrain scan` walks without sizes and times when the library file is new; if another
+    // scan filled it meanwhile, every file is read again and keeps its row.
+    let before = try store.read { db in
+      try Int64.fetchAll(db, sql: "SELECT id FROM local_tracks ORDER BY path")
+    }
+    let walk = ScanWalk(folders: [music.path], stamps: false)
+    let summary = try scanner.scan(walk)
+    XCTAssertEqual(summary.added, 0)
+    XCTAssertEqual(summary.updated, manifest.count - brokenCount)
+    XCTAssertEqual(summary.failed, brokenCount)
+    let after = try store.read { db in
+      try Int64.fetchAll(db, sql: "SELECT id FROM local_tracks ORDER BY path")
+    }
+    XCTAssertEqual(after, before)
+    // With the sizes and times now stored, the next scan reads nothing.
+    let again = try scanner.scan(ScanWalk(folders: [music.path], stamps: true))
+    XCTAssertEqual(again.unchanged, manifest.count)
+    try LibraryTestSupport.checkFullText(store)
+  }
+
   func testSymbolicLinkLoopsDoNotHangTheScan() throws {
     try FileManager.default.createSymbolicLink(
       atPath: music.appendingPathComponent("Loose/loop").path, withDestinationPath: music.path)

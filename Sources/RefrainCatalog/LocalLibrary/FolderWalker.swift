@@ -52,7 +52,14 @@ enum FolderWalker {
   /// library of small album folders has thousands of them. Without `stamps`, regular files
   /// are not looked up one by one and their size and modification time stay unknown (-1):
   /// a first scan reads every file anyway, and the reader's `fstat` is cheaper.
-  static func walk(_ root: String, lanes: Int = 2, stamps: Bool = true) -> Result {
+  ///
+  /// With `deliver`, each folder's files go to it as soon as the folder is read, unsorted
+  /// (it is called on the walking threads, possibly at once), and the result holds only the
+  /// problems.
+  static func walk(
+    _ root: String, lanes: Int = 2, stamps: Bool = true,
+    deliver: (@Sendable ([FoundFile]) -> Void)? = nil
+  ) -> Result {
     let work = WalkQueue(root: root)
     let lanes = max(1, lanes)
     var results = Array(repeating: Result(), count: lanes)
@@ -63,11 +70,15 @@ enum FolderWalker {
         while let folder = work.next() {
           let (found, subfolders) = read(
             folder, stamps: stamps, into: &slots[lane], seen: work.firstVisit)
-          slots[lane].files += found
+          if let deliver {
+            if !found.isEmpty { deliver(found) }
+          } else {
+            slots[lane].files += found
+          }
           work.finished(adding: subfolders)
         }
         // Each lane sorts its own files, on its own core; the lists are merged below.
-        slots[lane].files.sort { precedes($0.path, $1.path) }
+        if deliver == nil { slots[lane].files.sort { precedes($0.path, $1.path) } }
       }
     }
     var result = Result()

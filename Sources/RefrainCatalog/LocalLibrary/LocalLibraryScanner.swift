@@ -40,93 +40,53 @@ public struct LocalLibraryScanner: Sendable {
   public func scan(folders: [String], progress: @escaping (ScanProgress) -> Void = { _ in })
     throws -> ScanSummary
   {
-    let start = Date()
+    // With nothing indexed under these folders, every file is read: its size and time come
+    // from the reading thread's `fstat`, not one `stat` a file in the walk.
+    let stamps = try hasIndexedFiles(under: folders.compactMap(FolderWalker.canonicalFolder))
+    let walk = ScanWalk(folders: folders, stamps: stamps, lanes: concurrency)
+    return try scan(walk, progress: progress)
+  }
+
+  /// Indexes the files `walk` finds (it may still be running); `progress` is called on the
+  /// calling thread, at most about ten times a second and once at the end.
+  public func scan(_ walk: ScanWalk, progress: @escaping (ScanProgress) -> Void = { _ in })
+    throws -> ScanSummary
+  {
+    let start = walk.started
     var summary = ScanSummary()
-    for folder in folders {
-      guard let canonical = FolderWalker.canonicalFolder(folder) else {
-        summary.missingFolders.append(folder)
-        continue
-      }
-      guard !summary.folders.contains(canonical) else { continue }
-      summary.folders.append(canonical)
-    }
+    summary.folders = walk.folders
+    summary.missingFolders = walk.missingFolders
     let known = try knownFiles(under: summary.folders)
-    var found: [FoundFile] = []
-    for folder in summary.folders {
-      // With nothing indexed under these folders, every file is read: its size and time
-      // come from the reading thread's `fstat`, not one `stat` a file here.
-      let walk = FolderWalker.walk(folder, lanes: concurrency, stamps: !known.isEmpty)
-      summary.problems += walk.problems
-      found += walk.files
-    }
-    if summary.folders.count > 1 {
-      // One folder may hold another: sort the lists together and keep each path once.
-      found.sort { FolderWalker.precedes($0.path, $1.path) }
-      var unique: [FoundFile] = []
-      unique.reserveCapacity(found.count)
-      for file in found where unique.last?.path != file.path { unique.append(file) }
-      found = unique
-    }
-
-    var toRead: [FoundFile] = []
-    var lyricsChanged: [FoundFile] = []
-    // Failure notes to drop when these files index well this time.
-    var failedBefore = Set<String>()
-    var seen = known.isEmpty ? nil : Set<String>()
-    for file in found {
-      guard let old = known.isEmpty ? nil : known[file.path] else {
-        toRead.append(file)
-        continue
-      }
-      seen?.insert(file.path)
-      if old.size == file.size, old.mtime == file.mtime {
-        if old.lyricsPath != file.lyricsPath, !old.failed {
-          lyricsChanged.append(file)
-        } else {
-          summary.unchanged += 1
-        }
-      } else {
-        toRead.append(file)
-        if old.failed { failedBefore.insert(file.path) }
-      }
-    }
-    let removed = known.keys.filter { seen?.contains($0) != true }
-    let removedTracks = removed.filter { known[$0]?.failed == false }.count
-    // Albums and artists can lose their last track only when a track is removed or re-read.
-    let mayLeaveOrphans = !known.isEmpty && (!removed.isEmpty || toRead.count > 0)
-    if !removed.isEmpty || !lyricsChanged.isEmpty {
-      try store.write { db in
-        try LocalLibraryIndex.remove(paths: removed, in: db)
-        for file in lyricsChanged {
-          try db.execute(
-            sql: """
-              UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
-              """,
-            arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
-        }
-      }
-    }
-    summary.removed = removedTracks
-    summary.updated = lyricsChanged.count
-
-    var meter = ProgressMeter(start: start, total: found.count, report: progress)
-    meter.advance(to: summary.unchanged + lyricsChanged.count)
-    var index = LocalLibraryIndex()
     // One core is the writer's: a reading thread more only takes turns with it (10,000 files
     // on 2 cores: 0.36 s with two reading threads, 0.32 s with one).
     let readAhead = TagReadAhead(
-      files: toRead, reader: tagReader, lanes: max(1, concurrency - 1),
-      window: max(batchSize, 1024))
+      reader: tagReader, lanes: max(1, concurrency - 1), window: max(batchSize, 1024))
     defer { readAhead.cancel() }
+    var meter = ProgressMeter(start: start, report: progress)
+    var failedBefore = Set<String>()
+    var mayLeaveOrphans = false
+    if known.isEmpty {
+      // Nothing under these folders is indexed, so every file is new: each folder's files
+      // are read as soon as the walk finds them, and written while it goes on.
+      walk.stream(into: readAhead)
+    } else {
+      let changes = try applyUnchanged(walk.wait(), known: known, summary: &summary)
+      failedBefore = changes.failedBefore
+      mayLeaveOrphans = changes.mayLeaveOrphans
+      meter.advance(to: summary.unchanged + summary.updated, of: changes.total)
+      readAhead.append(changes.toRead)
+      readAhead.finish()
+    }
+    var index = LocalLibraryIndex()
     // Into an empty index, the rows go in first and their indexes are built at the end (the
     // last transaction below, or the next open should this process die first).
     var indexesDropped = false
     do {
       try write(
-        toRead, failedBefore: failedBefore, with: readAhead, into: &index, summary: &summary,
+        with: readAhead, failedBefore: failedBefore, into: &index, summary: &summary,
         meter: &meter
       ) { db in
-        if toRead.count >= deferIndexesFrom {
+        if readAhead.count >= deferIndexesFrom {
           indexesDropped = try LocalLibrarySchema.dropTrackIndexesWhenEmpty(db)
         }
       }
@@ -134,6 +94,7 @@ public struct LocalLibraryScanner: Sendable {
       if indexesDropped { try? store.write { db in try LocalLibrarySchema.createTrackIndexes(db) } }
       throw error
     }
+    if known.isEmpty { summary.problems += walk.wait().problems }
 
     try store.write { db in
       if mayLeaveOrphans { try LocalLibraryIndex.removeOrphans(in: db) }
@@ -148,41 +109,98 @@ public struct LocalLibraryScanner: Sendable {
           arguments: [folder, now, now])
       }
     }
+    summary.failures.sort()
     meter.finish()
     summary.elapsed = Date().timeIntervalSince(start)
     return summary
   }
 
-  /// Writes the rows of `toRead` as the reading threads deliver them, in transactions of up
-  /// to ``batchSize`` rows; `firstTransaction` runs at the start of the first one.
+  /// What a rescan must still do once the unchanged files are counted.
+  private struct Changes {
+    /// The new and changed files, to read.
+    var toRead: [FoundFile] = []
+    /// The files whose failure notes go when they index well now.
+    var failedBefore = Set<String>()
+    /// Whether albums and artists may have lost their last track.
+    var mayLeaveOrphans = false
+    /// All the files found.
+    var total = 0
+  }
+
+  /// Compares the files a walk found with the index: counts the unchanged ones, records new
+  /// lyrics files, drops the files that are gone, and returns the ones to read.
+  private func applyUnchanged(
+    _ walked: FolderWalker.Result, known: [String: KnownFile], summary: inout ScanSummary
+  ) throws -> Changes {
+    summary.problems += walked.problems
+    var changes = Changes(total: walked.files.count)
+    var lyricsChanged: [FoundFile] = []
+    var seen = Set<String>()
+    for file in walked.files {
+      guard let old = known[file.path] else {
+        changes.toRead.append(file)
+        continue
+      }
+      seen.insert(file.path)
+      if old.size == file.size, old.mtime == file.mtime {
+        if old.lyricsPath != file.lyricsPath, !old.failed {
+          lyricsChanged.append(file)
+        } else {
+          summary.unchanged += 1
+        }
+      } else {
+        changes.toRead.append(file)
+        if old.failed { changes.failedBefore.insert(file.path) }
+      }
+    }
+    let removed = known.keys.filter { !seen.contains($0) }
+    // Albums and artists can lose their last track only when a track is removed or re-read.
+    changes.mayLeaveOrphans = !removed.isEmpty || !changes.toRead.isEmpty
+    if !removed.isEmpty || !lyricsChanged.isEmpty {
+      try store.write { db in
+        try LocalLibraryIndex.remove(paths: removed, in: db)
+        for file in lyricsChanged {
+          try db.execute(
+            sql: """
+              UPDATE local_tracks SET has_lrc = ?, lyrics_path = ?, updated_at = ? WHERE path = ?
+              """,
+            arguments: [file.hasLyrics, file.lyricsPath, LibraryStore.now(), file.path])
+        }
+      }
+    }
+    summary.removed = removed.filter { known[$0]?.failed == false }.count
+    summary.updated = lyricsChanged.count
+    return changes
+  }
+
+  /// Writes the rows `readAhead` delivers, in list order, in transactions of up to
+  /// ``batchSize`` rows; `firstTransaction` runs at the start of the first one.
   ///
   /// `failedBefore` holds the files whose failure notes go when they index well now.
   private func write(
-    _ toRead: [FoundFile], failedBefore: Set<String>, with readAhead: TagReadAhead,
+    with readAhead: TagReadAhead, failedBefore: Set<String>,
     into index: inout LocalLibraryIndex,
     summary: inout ScanSummary, meter: inout ProgressMeter,
     firstTransaction: (Database) throws -> Void
   ) throws {
     var next = 0
-    while next < toRead.count {
-      // Each transaction starts with a run of rows ready, and ends at `batchSize` rows or
-      // where the reading threads are, whichever comes first.
-      let end = min(toRead.count, next + batchSize)
-      readAhead.waitForRows(through: min(end, next + Self.minimumRun) - 1)
+    // Each transaction starts with a run of rows ready, and ends at `batchSize` rows or
+    // where the reading threads are, whichever comes first.
+    while readAhead.waitForRows(from: next, count: Self.minimumRun) {
+      let end = next + batchSize
       let first = next
       try store.write { db in
         if first == 0 { try firstTransaction(db) }
         let statements = try LocalLibraryIndex.Statements(db)
         let now = LibraryStore.now()
         while next < end, let outcome = readAhead.poll(next) {
-          let file = toRead[next]
           next += 1
           switch outcome {
           case .success(let row):
             let isNew = try index.upsert(row, now: now, with: statements)
-            if !failedBefore.isEmpty, failedBefore.contains(file.path) {
+            if !failedBefore.isEmpty, failedBefore.contains(row.file.path) {
               try db.cachedStatement(sql: "DELETE FROM local_scan_failures WHERE path = ?")
-                .execute(arguments: [file.path])
+                .execute(arguments: [row.file.path])
             }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
           case .failure(let failure):
@@ -207,7 +225,7 @@ public struct LocalLibraryScanner: Sendable {
         }
         try statements.flush()
       }
-      meter.advance(by: next - first)
+      meter.advance(to: summary.filesSeen, of: summary.filesSeen + readAhead.count - next)
     }
   }
 
@@ -246,14 +264,26 @@ public struct LocalLibraryScanner: Sendable {
     var failed: Bool
   }
 
+  /// Whether any file under `folders` is indexed or noted as failed.
+  private func hasIndexedFiles(under folders: [String]) throws -> Bool {
+    try store.read { db in
+      for folder in folders {
+        let (low, high) = Self.pathRange(under: folder)
+        for table in ["local_tracks", "local_scan_failures"] {
+          let sql = "SELECT EXISTS (SELECT 1 FROM \(table) WHERE path >= ? AND path < ?)"
+          if try Bool.fetchOne(db, sql: sql, arguments: [low, high]) == true { return true }
+        }
+      }
+      return false
+    }
+  }
+
   /// The indexed and failed files under `folders`, by path.
   private func knownFiles(under folders: [String]) throws -> [String: KnownFile] {
     try store.read { db in
       var known: [String: KnownFile] = [:]
       for folder in folders {
-        // Every path under `folder/` sorts between "folder/" and "folder0" ("0" follows "/").
-        let low = folder == "/" ? "/" : folder + "/"
-        let high = folder == "/" ? "0" : folder + "0"
+        let (low, high) = Self.pathRange(under: folder)
         let tracks = try Row.fetchCursor(
           db,
           sql: """
@@ -275,26 +305,31 @@ public struct LocalLibraryScanner: Sendable {
       return known
     }
   }
+
+  /// The bounds of the paths under `folder`: every path under `folder/` sorts between
+  /// "folder/" and "folder0" ("0" follows "/").
+  private static func pathRange(under folder: String) -> (low: String, high: String) {
+    folder == "/" ? ("/", "0") : (folder + "/", folder + "0")
+  }
 }
 
 /// Turns counts into ``ScanProgress`` reports, at most ten a second.
 private struct ProgressMeter {
   let start: Date
-  let total: Int
   let report: (ScanProgress) -> Void
   private var done = 0
+  /// The files found so far (a first scan's walk may still be going).
+  private var total = 0
   private var lastReport = Date.distantPast
 
-  init(start: Date, total: Int, report: @escaping (ScanProgress) -> Void) {
+  init(start: Date, report: @escaping (ScanProgress) -> Void) {
     self.start = start
-    self.total = total
     self.report = report
   }
 
-  mutating func advance(by count: Int) { advance(to: done + count) }
-
-  mutating func advance(to count: Int) {
+  mutating func advance(to count: Int, of total: Int) {
     done = count
+    self.total = max(total, count)
     let now = Date()
     if now.timeIntervalSince(lastReport) >= 0.1 {
       lastReport = now
@@ -302,7 +337,10 @@ private struct ProgressMeter {
     }
   }
 
-  mutating func finish() { send(Date()) }
+  mutating func finish() {
+    total = done
+    send(Date())
+  }
 
   private func send(_ now: Date) {
     let elapsed = now.timeIntervalSince(start)

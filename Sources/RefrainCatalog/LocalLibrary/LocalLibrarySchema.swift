@@ -14,8 +14,11 @@ import GRDB
 /// Japanese queries can rank title matches first. Migration `v7` stores the grams on the rows
 /// and makes both full-text tables read their text from there (external content).
 enum LocalLibrarySchema {
-  /// Creates the tables, indexes and full-text tables.
-  static func create(_ db: Database) throws {
+  /// Creates the tables, indexes and full-text tables as migration `v5` made them, or with
+  /// `latest`, as migration `v7` leaves them (for a new library file).
+  static func create(_ db: Database, latest: Bool = false) throws {
+    // v7 added these to each searchable table.
+    let grams = latest ? ",\n  title_grams TEXT,\n  other_grams TEXT" : ""
     try db.execute(
       sql: """
         CREATE TABLE local_folders (
@@ -26,7 +29,7 @@ enum LocalLibrarySchema {
         CREATE TABLE local_artists (
           id INTEGER PRIMARY KEY,
           key TEXT NOT NULL UNIQUE,
-          name TEXT NOT NULL
+          name TEXT NOT NULL\(grams)
         );
         CREATE TABLE local_albums (
           id INTEGER PRIMARY KEY,
@@ -35,7 +38,7 @@ enum LocalLibrarySchema {
           title_key TEXT NOT NULL,
           artist_name TEXT,
           artist_id INTEGER REFERENCES local_artists(id),
-          year INTEGER
+          year INTEGER\(grams)
         );
         CREATE INDEX local_albums_artist ON local_albums(artist_id);
         CREATE INDEX local_albums_title ON local_albums(title_key);
@@ -57,7 +60,7 @@ enum LocalLibrarySchema {
           has_lrc INTEGER NOT NULL DEFAULT 0,
           lyrics_path TEXT,
           added_at REAL NOT NULL,
-          updated_at REAL NOT NULL
+          updated_at REAL NOT NULL\(grams)
         );
         CREATE INDEX local_tracks_title ON local_tracks(title_key);
         CREATE INDEX local_tracks_album ON local_tracks(album_id, track_number);
@@ -70,9 +73,13 @@ enum LocalLibrarySchema {
           reason TEXT NOT NULL
         );
         """)
-    try createSearch(prefix: "local_track", columns: ["title", "artist", "album"], db)
-    try createSearch(prefix: "local_album", columns: ["title", "artist_name"], db)
-    try createSearch(prefix: "local_artist", columns: ["name"], db)
+    if latest {
+      for table in [LocalSearchTable.tracks, .albums, .artists] { try createSearch(table, db) }
+    } else {
+      try createSearch(prefix: "local_track", columns: ["title", "artist", "album"], db)
+      try createSearch(prefix: "local_album", columns: ["title", "artist_name"], db)
+      try createSearch(prefix: "local_artist", columns: ["name"], db)
+    }
   }
 
   /// The indexes on `local_tracks` besides its paths, as migration `v5` created them: the
@@ -160,7 +167,6 @@ enum LocalLibrarySchema {
   /// the row changes or goes.
   static func externalContent(_ db: Database) throws {
     for table in [LocalSearchTable.tracks, .albums, .artists] {
-      let columns = table.columns.joined(separator: ", ")
       try db.execute(
         sql: """
           ALTER TABLE \(table.table) ADD COLUMN title_grams TEXT;
@@ -169,16 +175,28 @@ enum LocalLibrarySchema {
             SELECT w.title_grams, w.other_grams FROM \(table.words) w
             WHERE w.rowid = \(table.table).id);
           DROP TABLE \(table.words);
-          CREATE VIRTUAL TABLE \(table.words) USING fts5(\(columns), title_grams, other_grams,
-            content = '\(table.table)', content_rowid = 'id',
-            tokenize = 'unicode61 remove_diacritics 2');
-          INSERT INTO \(table.words) (\(table.words)) VALUES ('rebuild');
           DROP TABLE \(table.trigrams);
-          CREATE VIRTUAL TABLE \(table.trigrams) USING fts5(\(columns),
-            content = '\(table.table)', content_rowid = 'id', columnsize = 0,
-            tokenize = 'trigram');
+          """)
+      try createSearch(table, db)
+      try db.execute(
+        sql: """
+          INSERT INTO \(table.words) (\(table.words)) VALUES ('rebuild');
           INSERT INTO \(table.trigrams) (\(table.trigrams)) VALUES ('rebuild');
           """)
     }
+  }
+
+  /// Creates `table`'s two full-text tables as `v7` defines them, reading from its rows.
+  private static func createSearch(_ table: LocalSearchTable, _ db: Database) throws {
+    let columns = table.columns.joined(separator: ", ")
+    try db.execute(
+      sql: """
+        CREATE VIRTUAL TABLE \(table.words) USING fts5(\(columns), title_grams, other_grams,
+          content = '\(table.table)', content_rowid = 'id',
+          tokenize = 'unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE \(table.trigrams) USING fts5(\(columns),
+          content = '\(table.table)', content_rowid = 'id', columnsize = 0,
+          tokenize = 'trigram');
+        """)
   }
 }

@@ -3,11 +3,13 @@ import Foundation
 /// Reads the tags of a list of files on background threads, ahead of the one thread that
 /// writes them, and hands the rows over in list order.
 ///
-/// Each reading thread claims the next chunk of files, reads it and publishes it. The writer
-/// waits for rows outside its transaction (``waitForRows(through:)``), then takes the rows
-/// that are ready (``poll(_:)``) and commits when it catches up, so it never holds the write
-/// lock while a slow disk is read. The readers stay at most ``window`` files ahead, so a large
-/// library never holds more than that many rows in memory.
+/// The list may still grow while it is read: a first scan streams the walk's files in as each
+/// folder is read (``append(_:)``, then ``finish()``). Each reading thread claims the next run
+/// of files, reads it and publishes it. The writer waits for rows outside its transaction
+/// (``waitForRows(from:count:)``), then takes the rows that are ready (``poll(_:)``) and
+/// commits when it catches up, so it never holds the write lock while a slow disk is read. The
+/// readers stay at most ``window`` files ahead, so a large library never holds more than that
+/// many rows in memory.
 final class TagReadAhead: @unchecked Sendable {
   /// A file's row, or why its tags could not be read.
   typealias Outcome = Result<LocalTrackRow, Failure>
@@ -18,40 +20,72 @@ final class TagReadAhead: @unchecked Sendable {
     var file: FoundFile
   }
 
-  /// Files claimed at once by one reading thread.
+  /// The most files one reading thread claims at once.
   static let chunk = 32
 
-  private let files: [FoundFile]
   private let reader: any TagReader
   private let window: Int
   /// Guards everything below.
   private let condition = NSCondition()
-  private var outcomes: [Outcome?]
-  /// The next chunk a reading thread claims.
-  private var nextChunk = 0
+  private var files: [FoundFile] = []
+  private var outcomes: [Outcome?] = []
+  /// Whether ``files`` is the whole list.
+  private var complete = false
+  /// The first file no reading thread has claimed.
+  private var nextClaim = 0
   /// How many rows the writer has taken.
   private var taken = 0
   /// How many rows from the start are published (taken or waiting to be).
   private var ready = 0
   private var cancelled = false
 
-  /// Starts reading `files` on `lanes` threads, at most `window` files ahead of the writer.
-  init(files: [FoundFile], reader: any TagReader, lanes: Int, window: Int) {
-    self.files = files
+  /// Starts reading `files`, the whole list, on `lanes` threads, at most `window` files
+  /// ahead of the writer.
+  convenience init(files: [FoundFile], reader: any TagReader, lanes: Int, window: Int) {
+    let lanes = max(1, min(lanes, (files.count + Self.chunk - 1) / Self.chunk))
+    self.init(reader: reader, lanes: lanes, window: window)
+    append(files)
+    finish()
+  }
+
+  /// Starts `lanes` reading threads for a list that ``append(_:)`` fills.
+  init(reader: any TagReader, lanes: Int, window: Int) {
     self.reader = reader
     self.window = max(Self.chunk, window)
-    outcomes = Array(repeating: nil, count: files.count)
-    let lanes = max(1, min(lanes, (files.count + Self.chunk - 1) / Self.chunk))
-    for _ in 0..<lanes {
+    for _ in 0..<max(1, lanes) {
       DispatchQueue.global(qos: .userInitiated).async { self.readChunks() }
     }
   }
 
-  /// Waits until the rows up to `index` (clamped to the list) are all read.
-  func waitForRows(through index: Int) {
+  /// Adds files to the end of the list.
+  func append(_ more: [FoundFile]) {
+    guard !more.isEmpty else { return }
+    condition.lock()
+    files += more
+    outcomes += Array(repeating: nil, count: more.count)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Marks the list complete: no more files will be appended.
+  func finish() {
+    condition.lock()
+    complete = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits until the `count` rows from `start` are read, or those up to the end of the
+  /// complete list; returns `false` when the list ended before `start`.
+  func waitForRows(from start: Int, count: Int) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    while ready <= min(index, files.count - 1) { condition.wait() }
+    while true {
+      if complete, start >= files.count { return false }
+      let last = complete ? min(start + count, files.count) - 1 : start + count - 1
+      if ready > last { return true }
+      condition.wait()
+    }
   }
 
   /// The row of file `index` if it is read, else `nil`; take 0, 1, 2, … in turn.
@@ -66,6 +100,13 @@ final class TagReadAhead: @unchecked Sendable {
     return outcome
   }
 
+  /// How many files the list holds so far.
+  var count: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return files.count
+  }
+
   /// Stops the reading threads after their current chunk (when the writer gives up).
   func cancel() {
     condition.lock()
@@ -74,24 +115,25 @@ final class TagReadAhead: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// One reading thread: claims chunks until none are left.
+  /// One reading thread: claims runs of files until the list is complete and all are claimed.
   private func readChunks() {
     while true {
       condition.lock()
-      var start = nextChunk * Self.chunk
-      while !cancelled, start < files.count, start >= taken + window {
+      while !cancelled, nextClaim >= taken + window || (nextClaim >= files.count && !complete) {
         condition.wait()
-        start = nextChunk * Self.chunk
       }
-      guard !cancelled, start < files.count else {
+      guard !cancelled, nextClaim < files.count else {
         condition.unlock()
         return
       }
-      nextChunk += 1
+      let start = nextClaim
+      let end = min(files.count, start + Self.chunk)
+      nextClaim = end
+      // A copy: a slice would keep the whole list shared, and the next append would copy it.
+      let claimed = Array(files[start..<end])
       condition.unlock()
 
-      let end = min(files.count, start + Self.chunk)
-      let read = files[start..<end].map(outcome)
+      let read = claimed.map(outcome)
       condition.lock()
       for (offset, value) in read.enumerated() { outcomes[start + offset] = value }
       while ready < files.count, ready < taken || outcomes[ready] != nil { ready += 1 }

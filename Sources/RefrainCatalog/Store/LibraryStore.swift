@@ -61,6 +61,7 @@ public final class LibraryStore: Sendable {
       if let lastMigration {
         try migrator.migrate(pool, upTo: lastMigration)
       } else {
+        try pool.writeWithoutTransaction { db in try LibrarySchema.createLatestIfNew(db) }
         try migrator.migrate(pool)
         // A first scan killed before it rebuilt its indexes left them out.
         try pool.writeWithoutTransaction { db in
