@@ -7,9 +7,11 @@ FIXTURES := Tests/Fixtures/generated
 run: release
 	./.build/release/refrain
 
+# The Swift runtime and Foundation are linked in (docs/DECISIONS.md): the binary runs where
+# no Swift toolchain is installed, and starts in 13 ms instead of 20.
 release:
 	@scripts/install-deps build
-	$(SWIFT) build -c release --product refrain
+	$(SWIFT) build -c release --product refrain --static-swift-stdlib
 
 # Installs the release binary and the demo catalog: PREFIX/bin, PREFIX/share/refrain.
 PREFIX ?= /usr/local
