@@ -344,6 +344,43 @@ final class LocalLibraryScanTests: XCTestCase {
     try LibraryTestSupport.checkFullText(store)
   }
 
+  func testAnArtistAndAlbumAddedByAnotherScanMeanwhileAreReused() throws {
+    // A first scan inserts artists and albums without looking them up; one that another
+    // scan added since the first transaction must be found, not duplicated or failed on.
+    try store.write { db in
+      XCTAssertTrue(try LocalLibraryIndex.hasNoArtistsOrAlbums(db))
+      var index = LocalLibraryIndex()
+      index.insertsFirst = true
+      let info = LocalTrackInfo(title: "첫눈", artist: "달빛 우체국", album: "밤의 편지")
+      let first = FoundFile(path: "/music/a.mp3", size: 1, mtime: 1, lyricsPath: nil)
+      var other = LocalLibraryIndex()
+      let statements = try LocalLibraryIndex.Statements(db)
+      // Unrelated rows first, so track, album and artist IDs differ.
+      for name in ["z1", "z2"] {
+        let file = FoundFile(path: "/music/\(name).mp3", size: 1, mtime: 1, lyricsPath: nil)
+        let blue = LocalTrackInfo(title: name, artist: "Nina Blue", album: "Blue")
+        try other.upsert(LocalTrackRow(blue, file: file), now: 1, with: statements)
+      }
+      try other.upsert(LocalTrackRow(info, file: first), now: 1, with: statements)
+      let second = FoundFile(path: "/music/b.mp3", size: 1, mtime: 1, lyricsPath: nil)
+      XCTAssertTrue(try index.upsert(LocalTrackRow(info, file: second), now: 2, with: statements))
+      try statements.flush()
+    }
+    XCTAssertEqual(try count("local_artists"), 2)
+    XCTAssertEqual(try count("local_albums"), 2)
+    let owners = try store.read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT t.path || ' ' || a.title || ' ' || r.name FROM local_tracks t
+          JOIN local_albums a ON a.id = t.album_id JOIN local_artists r ON r.id = t.artist_id
+          WHERE t.title = '첫눈' ORDER BY t.path
+          """)
+    }
+    XCTAssertEqual(owners, ["/music/a.mp3 밤의 편지 달빛 우체국", "/music/b.mp3 밤의 편지 달빛 우체국"])
+    try LibraryTestSupport.checkFullText(store)
+  }
+
   func testSymbolicLinkLoopsDoNotHangTheScan() throws {
     try FileManager.default.createSymbolicLink(
       atPath: music.appendingPathComponent("Loose/loop").path, withDestinationPath: music.path)

@@ -15,6 +15,19 @@ struct LocalLibraryIndex {
   private var albumIDs: [String: Int64] = [:]
   /// The newest year each album seen in this scan has, so most tracks cost no write.
   private var albumYears: [Int64: Int] = [:]
+  /// Whether artists and albums not seen in this scan are most likely new (the index had
+  /// none when it started): they are inserted without a lookup first, and looked up only
+  /// when the insert finds one there (another scan may have added it meanwhile).
+  var insertsFirst = false
+
+  /// Whether the index holds no artists and no albums, as in a first scan.
+  static func hasNoArtistsOrAlbums(_ db: Database) throws -> Bool {
+    try Bool.fetchOne(
+      db,
+      sql: """
+        SELECT NOT EXISTS (SELECT 1 FROM local_albums) AND NOT EXISTS (SELECT 1 FROM local_artists)
+        """) ?? false
+  }
 
   /// Inserts or updates the track `row` describes; returns `true` when it was new.
   ///
@@ -128,8 +141,7 @@ struct LocalLibraryIndex {
   {
     if let id = artistIDs[key] { return id }
     let id: Int64
-    statements.findArtist.bind(1, key)
-    if let found = try statements.findArtist.run() {
+    if !insertsFirst, let found = try find(key, with: statements.findArtist) {
       id = found
     } else {
       let grams = CJKGrams.grams([name])
@@ -137,10 +149,28 @@ struct LocalLibraryIndex {
       statements.insertArtist.bind(2, name)
       statements.insertArtist.bind(3, grams)
       try statements.insertArtist.run()
-      id = statements.db.lastInsertedRowID
-      try statements.artists.write(rowID: id, values: [name], grams: (grams, nil))
+      if statements.db.changesCount == 1 {
+        id = statements.db.lastInsertedRowID
+        try statements.artists.write(rowID: id, values: [name], grams: (grams, nil))
+      } else {
+        id = try found(key, with: statements.findArtist)
+      }
     }
     artistIDs[key] = id
+    return id
+  }
+
+  /// The ID of the row `find` (a lookup by key) gives for `key`, if any.
+  private func find(_ key: String, with find: BoundStatement) throws -> Int64? {
+    find.bind(1, key)
+    return try find.run()
+  }
+
+  /// The ID of the row an insert just clashed with.
+  private func found(_ key: String, with find: BoundStatement) throws -> Int64 {
+    guard let id = try self.find(key, with: find) else {
+      throw LibraryStoreError.database("\(key) vanished from the index mid-scan")
+    }
     return id
   }
 
@@ -155,8 +185,7 @@ struct LocalLibraryIndex {
       return known
     }
     let id: Int64
-    statements.findAlbum.bind(1, key)
-    if let found = try statements.findAlbum.run() {
+    if !insertsFirst, let found = try find(key, with: statements.findAlbum) {
       id = found
       try raiseYear(of: id, to: row.year, with: statements)
     } else {
@@ -173,10 +202,15 @@ struct LocalLibraryIndex {
       insert.bind(7, row.albumTitleGrams)
       insert.bind(8, row.ownerGrams)
       try insert.run()
-      id = statements.db.lastInsertedRowID
-      albumYears[id] = row.year ?? Int.min
-      try statements.albums.write(
-        rowID: id, values: [title, row.owner], grams: (row.albumTitleGrams, row.ownerGrams))
+      if statements.db.changesCount == 1 {
+        id = statements.db.lastInsertedRowID
+        albumYears[id] = row.year ?? Int.min
+        try statements.albums.write(
+          rowID: id, values: [title, row.owner], grams: (row.albumTitleGrams, row.ownerGrams))
+      } else {
+        id = try found(key, with: statements.findAlbum)
+        try raiseYear(of: id, to: row.year, with: statements)
+      }
     }
     albumIDs[key] = id
     return id
@@ -237,7 +271,11 @@ struct LocalLibraryIndex {
           """)
       findArtist = try BoundStatement(db, sql: "SELECT id FROM local_artists WHERE key = ?")
       insertArtist = try BoundStatement(
-        db, sql: "INSERT INTO local_artists (key, name, title_grams) VALUES (?, ?, ?)")
+        db,
+        sql: """
+          INSERT INTO local_artists (key, name, title_grams) VALUES (?, ?, ?)
+          ON CONFLICT (key) DO NOTHING
+          """)
       findAlbum = try BoundStatement(db, sql: "SELECT id FROM local_albums WHERE key = ?")
       insertAlbum = try BoundStatement(
         db,
@@ -245,6 +283,7 @@ struct LocalLibraryIndex {
           INSERT INTO local_albums (key, title, title_key, artist_name, artist_id, year,
             title_grams, other_grams)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (key) DO NOTHING
           """)
       raiseYear = try BoundStatement(
         db, sql: "UPDATE local_albums SET year = ? WHERE id = ? AND (year IS NULL OR year < ?)")

@@ -190,7 +190,10 @@ public struct LocalLibraryScanner: Sendable {
       let end = next + batchSize
       let first = next
       try store.write { db in
-        if first == 0 { try firstTransaction(db) }
+        if first == 0 {
+          try firstTransaction(db)
+          index.insertsFirst = try LocalLibraryIndex.hasNoArtistsOrAlbums(db)
+        }
         let statements = try LocalLibraryIndex.Statements(db)
         let now = LibraryStore.now()
         while next < end, let outcome = readAhead.poll(next) {
