@@ -19,6 +19,23 @@ struct AudioTagReader: TagReader {
   /// The tags, with the size and modification time ``ID3TagReader`` saw when it read them.
   func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     let (fast, stamp) = (try? ID3TagReader().readStampedTags(atPath: path)) ?? (nil, nil)
+    return try complete(fast, stamp, path: path)
+  }
+
+  func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
+    let reader = ID3TagReader()
+    let (fast, stamp) =
+      (try? reader.readStampedTags(atPath: path, descriptor: descriptor)) ?? (nil, nil)
+    return try complete(fast, stamp, path: path)
+  }
+
+  /// The ID3 reader's result, with the decoder's duration (and tags it lacks) when it has
+  /// no duration or `exact` asks for it.
+  private func complete(_ fast: LocalTrackInfo?, _ stamp: FileStamp?, path: String) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
     if !exact, let fast, fast.duration != nil { return (fast, stamp) }
     let decoder: MP3Decoder
     do {

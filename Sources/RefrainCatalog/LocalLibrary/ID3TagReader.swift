@@ -19,7 +19,7 @@ public struct ID3TagReader: TagReader {
   /// How much audio is examined for the first frames.
   static let audioWindow = 64 << 10
   /// The first read: the audio window behind a tag of up to 8 KB (most tags without pictures).
-  static let headBytes = audioWindow + (8 << 10)
+  public static let headBytes = audioWindow + (8 << 10)
 
   /// Creates a reader.
   public init() {}
@@ -33,6 +33,13 @@ public struct ID3TagReader: TagReader {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
     defer { close(descriptor) }
+    return try readStampedTags(atPath: path, descriptor: descriptor)
+  }
+
+  /// The tags of the file open at `descriptor` (at `path`), with its size and modification time.
+  public func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw TagReadError(String(cString: strerror(errno)))

@@ -49,12 +49,24 @@ public protocol TagReader: Sendable {
   /// The file's tags, with the size and modification time of the file it opened when it
   /// knows them (`nil` otherwise; the scanner then asks the file system).
   func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?)
+
+  /// Like ``readStampedTags(atPath:)``, reading from `descriptor`, the file at `path` opened
+  /// for reading by the caller (who closes it).
+  func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
 }
 
 extension TagReader {
   /// The tags alone: the scanner looks the size and modification time up itself.
   public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     (try readTags(atPath: path), nil)
+  }
+
+  /// Reads the path: a reader that cannot use an open file ignores it.
+  public func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
+    try readStampedTags(atPath: path)
   }
 }
 

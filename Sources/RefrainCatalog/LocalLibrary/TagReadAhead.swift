@@ -38,6 +38,11 @@ final class TagReadAhead: @unchecked Sendable {
   /// How many rows from the start are published (taken or waiting to be).
   private var ready = 0
   private var cancelled = false
+  /// Whether files have been slow to read (not in the page cache): from then on each run is
+  /// opened and announced to the kernel at once, so the disk reads them in parallel.
+  private var prefetch = false
+  /// Reading slower than this per file, on average over a run, turns ``prefetch`` on.
+  static let slowRead = 50e-6
 
   /// Starts reading `files`, the whole list, on `lanes` threads, at most `window` files
   /// ahead of the writer.
@@ -131,10 +136,15 @@ final class TagReadAhead: @unchecked Sendable {
       nextClaim = end
       // A copy: a slice would keep the whole list shared, and the next append would copy it.
       let claimed = Array(files[start..<end])
+      let advise = prefetch
       condition.unlock()
 
-      let read = claimed.map(outcome)
+      let began = DispatchTime.now().uptimeNanoseconds
+      let read = advise ? readAdvised(claimed) : claimed.map { outcome($0, descriptor: -1) }
+      let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+      let slow = !advise && seconds / Double(claimed.count) > Self.slowRead
       condition.lock()
+      if slow { prefetch = true }
       for (offset, value) in read.enumerated() { outcomes[start + offset] = value }
       while ready < files.count, ready < taken || outcomes[ready] != nil { ready += 1 }
       condition.broadcast()
@@ -142,13 +152,34 @@ final class TagReadAhead: @unchecked Sendable {
     }
   }
 
+  /// Reads a run of files after opening them all and asking the kernel for the first bytes
+  /// of each: from a cold disk the reads overlap (a first scan of 10,000 files with the page
+  /// cache dropped: 1.19 s → 0.60 s).
+  private func readAdvised(_ run: [FoundFile]) -> [Outcome] {
+    let descriptors = run.map { file in
+      let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+      if descriptor >= 0 {
+        _ = posix_fadvise(descriptor, 0, off_t(ID3TagReader.headBytes), POSIX_FADV_WILLNEED)
+      }
+      return descriptor
+    }
+    return zip(run, descriptors).map { file, descriptor in
+      defer { if descriptor >= 0 { close(descriptor) } }
+      return outcome(file, descriptor: descriptor)
+    }
+  }
+
   /// Reads one file and builds its row (a failure's stamp goes in ``failedStamps``).
   ///
   /// A file the walk did not look up takes its size and modification time from the reader's
   /// open file, else from `stat`.
-  private func outcome(_ file: FoundFile) -> Outcome {
+  private func outcome(_ file: FoundFile, descriptor: Int32) -> Outcome {
     do {
-      let (info, stamp) = try reader.readStampedTags(atPath: file.path)
+      // A file that could not be opened here is read by path, for the reader's own error.
+      let (info, stamp) =
+        descriptor >= 0
+        ? try reader.readStampedTags(atPath: file.path, descriptor: descriptor)
+        : try reader.readStampedTags(atPath: file.path)
       return .success(LocalTrackRow(info, file: stamped(file, stamp)))
     } catch {
       let reason = (error as? TagReadError) ?? TagReadError("\(error)")
