@@ -13,7 +13,9 @@
     `save -l` stops answering "can't save when tracks are being added". The saved listing
     gives the tracks cmus holds; a run counts only if that is every playable file in the
     fixture. Runs alternate Refrain, cmus, Refrain, … and the medians are compared (target:
-    Refrain at least 2x faster).
+    Refrain at least 2x faster). Then COLD-RUNS more of each with the folder's files
+    dropped from the page cache first (posix_fadvise DONTNEED, after cmus has started), as
+    on a first scan after a reboot.
 (b) Search: indexes TRACKS synthetic tracks without files (`refrain library-stress
     --tracks`), then `refrain library-stress --search-bench` times searches inside the process
     (no start-up cost): p50 and p99 wall and CPU time per query kind (target: p99 <= 5 ms for
@@ -52,12 +54,29 @@ def run_measured(argv, env):
     return wall, usage.ru_maxrss, out.decode()
 
 
-def refrain_scan(binary, folder, work, run):
+def evict(folder):
+    """Drops FOLDER's files from the page cache (posix_fadvise DONTNEED), as on a first scan
+    after a reboot or of a disk not read for a while. Folder entries stay cached."""
+    for root, _, names in os.walk(folder):
+        for name in names:
+            try:
+                fd = os.open(os.path.join(root, name), os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+
+
+def refrain_scan(binary, folder, work, run, cold=False):
     data = work / f"data-{run}"
     shutil.rmtree(data, ignore_errors=True)
     env = dict(os.environ, XDG_DATA_HOME=str(data), XDG_CACHE_HOME=str(work / "cache"),
                XDG_CONFIG_HOME=str(work / "config"), XDG_STATE_HOME=str(work / "state"))
-    os.sync()  # see settle_disk
+    os.sync()  # see cmus_scan
+    if cold:
+        evict(folder)
     wall, rss, out = run_measured([binary, "scan", "--json", str(folder)], env)
     summary = json.loads(out.strip().splitlines()[-1])
     os.sync()
@@ -112,7 +131,7 @@ def cmus_wait_ready(tmux, session, sock, stderr_path):
              f"{stderr_path.read_text(errors='replace').strip()[-300:]}")
 
 
-def cmus_scan(folder, work, run, expected):
+def cmus_scan(folder, work, run, expected, cold=False):
     """Times cmus adding FOLDER to an empty library, from `add -l` until it holds every track.
 
     cmus runs in a tmux server of its own (-S), so it inherits this process's environment
@@ -144,7 +163,11 @@ def cmus_scan(folder, work, run, expected):
         pane_pid = int(subprocess.run(tmux + ["list-panes", "-t", session, "-F", "#{pane_pid}"],
                                       capture_output=True, text=True).stdout.split()[0])
         listing = home / "library.pl"
-        os.sync()  # see refrain_scan
+        # Unwritten files of the previous run (cmus's cache, a library) would otherwise be
+        # flushed inside this run's first fsync; both programs' runs start after a sync.
+        os.sync()
+        if cold:
+            evict(folder)
         start = time.perf_counter()
         answer = cmus_remote(sock, "-C", f"add -l {folder}")
         if answer:
@@ -216,6 +239,8 @@ def main():
     parser.add_argument("--files", type=int, default=10000)
     parser.add_argument("--tracks", type=int, default=100000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--cold-runs", type=int, default=3,
+                        help="scans each with the folder's files evicted from the page cache")
     parser.add_argument("--iterations", type=int, default=400)
     parser.add_argument("--workdir", default=None)
     parser.add_argument("--skip-cmus", action="store_true")
@@ -244,6 +269,11 @@ def main():
         refrain_runs.append(refrain_scan(binary, folder, work, run))
         if with_cmus:
             cmus_runs.append(cmus_scan(folder, work, run, playable))
+    cold_refrain, cold_cmus = [], []
+    for run in range(args.cold_runs):
+        cold_refrain.append(refrain_scan(binary, folder, work, f"cold-{run}", cold=True))
+        if with_cmus:
+            cold_cmus.append(cmus_scan(folder, work, f"cold-{run}", playable, cold=True))
     scan = {
         "files": args.files, "runs": args.runs, "playable_files": playable,
         "broken_files": len(manifest) - playable,
@@ -279,6 +309,15 @@ def main():
                             f"add, not the {playable:,} playable files")
     else:
         scan["cmus"] = "not measured (install cmus and tmux, or drop --skip-cmus)"
+    if cold_refrain:
+        cold = {"runs": len(cold_refrain),
+                "refrain_seconds": median([r["seconds"] for r in cold_refrain]),
+                "refrain_all_seconds": [round(r["seconds"], 3) for r in cold_refrain]}
+        if cold_cmus and all(r["valid"] for r in cold_cmus):
+            cold["cmus_seconds"] = median([r["seconds"] for r in cold_cmus])
+            cold["cmus_all_seconds"] = [round(r["seconds"], 3) for r in cold_cmus]
+            cold["speedup_vs_cmus"] = round(cold["cmus_seconds"] / cold["refrain_seconds"], 2)
+        scan["cold"] = cold
     result["scan"] = scan
 
     if not args.skip_search:
