@@ -9,11 +9,13 @@ private final class QueueOutput: AudioOutput, @unchecked Sendable {
   let name = "queue"
   private let inner = NullOutput(bufferTarget: 60)
   private let lock = NSLock()
-  private var counts = (writes: 0, drops: 0, bytes: 0, deepest: 0.0)
+  private var counts = (writes: 0, drops: 0, bytes: 0, deepest: 0.0, replaced: [Int]())
 
   var writes: Int { lock.withLock { counts.writes } }
   var drops: Int { lock.withLock { counts.drops } }
   var bytes: Int { lock.withLock { counts.bytes } }
+  /// The size of each ``replaceQueue(with:)``, in bytes.
+  var replacements: [Int] { lock.withLock { counts.replaced } }
   /// The most audio ever queued right after a write, in seconds.
   var deepest: Double { lock.withLock { counts.deepest } }
   var bufferAhead: Double? { 1.0 }
@@ -33,6 +35,12 @@ private final class QueueOutput: AudioOutput, @unchecked Sendable {
   func drop() {
     lock.withLock { counts.drops += 1 }
     inner.drop()
+  }
+
+  func replaceQueue(with bytes: UnsafeRawBufferPointer) throws {
+    lock.withLock { counts.replaced.append(bytes.count) }
+    inner.drop()
+    try write(bytes)
   }
 
   func drain() throws { try inner.drain() }
@@ -71,12 +79,18 @@ final class PlayerEngineQueueTests: XCTestCase {
     let (output, engine) = try playingWithFullQueue(from: 0)
     defer { engine.shutdown() }
     let drops = output.drops
-    let bytes = output.bytes
     let asked = MonotonicClock.now
     engine.seek(to: 20)
-    waitUntil("the flush and refill") { output.drops > drops && output.bytes > bytes }
+    waitUntil("the queue replaced") { !output.replacements.isEmpty }
     XCTAssertLessThan(MonotonicClock.now - asked, 0.1, "a sleeping engine wakes for a seek")
     XCTAssertEqual(engine.position, 20, accuracy: 0.1)
+    // The new position's first audio goes in place of the queue in one call (flush and
+    // write together), about 0.2 s of it; the rest follows in ordinary writes.
+    XCTAssertEqual(output.drops, drops, "no separate flush")
+    let first = try XCTUnwrap(output.replacements.first)
+    XCTAssertEqual(Double(first) / (44_100 * 4), 0.2, accuracy: 0.05)
+    waitUntil("the refill") { output.latency > 0.6 }
+    XCTAssertEqual(output.replacements.count, 1)
   }
 
   func testAVolumeChangeFlushesTheQueueWithoutMovingThePosition() throws {

@@ -11,6 +11,8 @@ public protocol AudioOutput: AnyObject {
   func write(_ bytes: UnsafeRawBufferPointer) throws
   /// Discards audio that was written but not yet heard (before a seek or a pause).
   func drop()
+  /// Discards audio not yet heard and queues `bytes` in its place (a seek).
+  func replaceQueue(with bytes: UnsafeRawBufferPointer) throws
   /// Blocks until everything written has been heard.
   func drain() throws
   /// Seconds of written audio the listener has not heard yet.
@@ -36,6 +38,12 @@ public protocol AudioOutput: AnyObject {
 }
 
 extension AudioOutput {
+  /// Drops, then writes: outputs that can send both at once do so instead.
+  public func replaceQueue(with bytes: UnsafeRawBufferPointer) throws {
+    drop()
+    try write(bytes)
+  }
+
   public var closesWhenIdle: Bool { false }
   public var bufferAhead: Double? { nil }
   public var writableBytes: Int? { nil }

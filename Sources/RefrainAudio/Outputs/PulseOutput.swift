@@ -129,6 +129,26 @@ public final class PulseOutput: AudioOutput {
     }
   }
 
+  /// Flushes the queue and writes `bytes` right behind the flush, before its answer: the
+  /// server applies both before the sink renders again, so the new audio follows the old with
+  /// no block of silence between (waiting for the flush first left one about one seek in
+  /// twenty on a null sink). The queue is empty then, so `bytes` may exceed what was asked.
+  public func replaceQueue(with bytes: UnsafeRawBufferPointer) throws {
+    guard let mainloop, let base = bytes.baseAddress, bytes.count > 0 else {
+      drop()
+      return
+    }
+    let failure: String? = locked(mainloop) {
+      guard let stream, streamIsReady else { return errorText() }
+      let flush = pa_stream_flush(
+        stream, { _, _, data in signalLoop(data) }, UnsafeMutableRawPointer(mainloop))
+      let written = pa_stream_write(stream, base, bytes.count, nil, 0, PA_SEEK_RELATIVE)
+      finish(flush)
+      return written < 0 ? errorText() : nil
+    }
+    if let failure { throw AudioError.outputFailed(detail: "PulseAudio: \(failure)") }
+  }
+
   public func drain() throws {
     guard let mainloop else { return }
     let failure: String? = locked(mainloop) {

@@ -288,10 +288,23 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     case .seek(let seconds):
       guard let current else { return }
       let limit = current.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
-      output.drop()
+      guard output.bufferAhead != nil else {
+        output.drop()
+        do {
+          let reached = try current.decoder.seek(to: min(max(0, seconds), limit))
+          withClock { $0.reset(to: reached) }
+        } catch {
+          fail(current.track, error)
+        }
+        return
+      }
+      // A deep queue: the first audio of the new position replaces the queue in one go.
       do {
         let reached = try current.decoder.seek(to: min(max(0, seconds), limit))
         withClock { $0.reset(to: reached) }
+        try replaceQueue(from: current)
+      } catch AudioError.outputFailed(let detail) {
+        reconnect(current, after: detail)
       } catch {
         fail(current.track, error)
       }
@@ -409,20 +422,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       limit = min(limit, want)
     }
     do {
-      let count = try buffer.withUnsafeMutableBytes { raw in
-        var filled = 0
-        repeat {
-          let part = UnsafeMutableRawBufferPointer(
-            rebasing: raw[filled..<min(raw.count, filled + Self.frameBytes)])
-          // A stream short of data writes what it has rather than wait for a full batch.
-          let read = try loaded.decoder.read(into: part) { [weak self] in
-            filled > 0 || (self?.hasMail ?? true)
-          }
-          if read == 0 { break }
-          filled += read
-        } while filled + Self.frameBytes <= limit
-        return filled
-      }
+      let count = try decode(loaded, upTo: limit)
       if count > 0 {
         applyVolume(count: count)
         do {
@@ -442,6 +442,42 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     } catch {
       fail(loaded.track, error)
     }
+  }
+
+  /// Decodes into ``buffer`` up to `limit` bytes (whole frames); returns how many it holds.
+  private func decode(_ loaded: Loaded, upTo limit: Int) throws -> Int {
+    try buffer.withUnsafeMutableBytes { raw in
+      var filled = 0
+      repeat {
+        let part = UnsafeMutableRawBufferPointer(
+          rebasing: raw[filled..<min(raw.count, filled + Self.frameBytes)])
+        // A stream short of data writes what it has rather than wait for a full batch.
+        let read = try loaded.decoder.read(into: part) { [weak self] in
+          filled > 0 || (self?.hasMail ?? true)
+        }
+        if read == 0 { break }
+        filled += read
+      } while filled + Self.frameBytes <= limit
+      return filled
+    }
+  }
+
+  /// Decodes the first moments after a seek and has the output put them in place of its
+  /// queue; ``pump()`` fills the rest.
+  private func replaceQueue(from loaded: Loaded) throws {
+    // About 0.2 s at 44.1 kHz: enough to cover the server's next request.
+    let count = try decode(loaded, upTo: Self.frameBytes * 8)
+    guard count > 0 else {
+      output.drop()
+      return
+    }
+    applyVolume(count: count)
+    try buffer.withUnsafeBytes {
+      try output.replaceQueue(with: UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+    }
+    let latency = output.latency
+    let frames = count / loaded.decoder.format.bytesPerFrame
+    withClock { $0.didWrite(frames: frames, latency: latency, at: MonotonicClock.now) }
   }
 
   /// Waits for the audio server to come back, then resumes at the heard position.
