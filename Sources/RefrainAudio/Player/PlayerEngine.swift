@@ -288,21 +288,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     case .seek(let seconds):
       guard let current else { return }
       let limit = current.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
-      guard output.bufferAhead != nil else {
-        output.drop()
-        do {
-          let reached = try current.decoder.seek(to: min(max(0, seconds), limit))
-          withClock { $0.reset(to: reached) }
-        } catch {
-          fail(current.track, error)
-        }
-        return
-      }
-      // A deep queue: the first audio of the new position replaces the queue in one go.
+      // A deep queue gets the new position's first audio in place of its queue, in one go.
+      let deepQueue = output.bufferAhead != nil
+      if !deepQueue { output.drop() }
       do {
         let reached = try current.decoder.seek(to: min(max(0, seconds), limit))
         withClock { $0.reset(to: reached) }
-        try replaceQueue(from: current)
+        if deepQueue { try replaceQueue(from: current) }
       } catch AudioError.outputFailed(let detail) {
         reconnect(current, after: detail)
       } catch {

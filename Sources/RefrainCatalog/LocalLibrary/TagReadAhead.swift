@@ -44,16 +44,8 @@ final class TagReadAhead: @unchecked Sendable {
   /// Reading slower than this per file, on average over a run, turns ``prefetch`` on.
   static let slowRead = 50e-6
 
-  /// Starts reading `files`, the whole list, on `lanes` threads, at most `window` files
-  /// ahead of the writer.
-  convenience init(files: [FoundFile], reader: any TagReader, lanes: Int, window: Int) {
-    let lanes = max(1, min(lanes, (files.count + Self.chunk - 1) / Self.chunk))
-    self.init(reader: reader, lanes: lanes, window: window)
-    append(files)
-    finish()
-  }
-
-  /// Starts `lanes` reading threads for a list that ``append(_:)`` fills.
+  /// Starts `lanes` reading threads, at most `window` files ahead of the writer, for a list
+  /// that ``append(_:)`` fills and ``finish()`` completes.
   init(reader: any TagReader, lanes: Int, window: Int) {
     self.reader = reader
     self.window = max(Self.chunk, window)
