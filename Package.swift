@@ -21,6 +21,9 @@ let package = Package(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
+    // libcurl for URLSession, opened on first use instead of at start-up (curl_loader.c).
+    .target(
+      name: "CCurlLoader", path: "Sources/CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift modules.
     .target(name: "RefrainCore"),
@@ -50,7 +53,7 @@ let package = Package(
       dependencies: [
         "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainTUI", "RefrainConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ]
     ),
 

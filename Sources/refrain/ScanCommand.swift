@@ -32,20 +32,22 @@ struct ScanCommand: ParsableCommand {
       targets = RefrainConfiguration.load().configuration.musicFolders
     }
     // Folders known now are walked while the library opens; a new library file has nothing
-    // to compare, so its walk skips the size and time of every file.
+    // to compare, so its walk skips the size and time of every file and reads their tags.
     let libraryFile = LibraryStore.defaultFileURL()
+    let tagReader = AudioTagReader(exact: exact)
     let early =
       targets.isEmpty
       ? nil
       : ScanWalk(
-        folders: targets, stamps: FileManager.default.fileExists(atPath: libraryFile.path))
+        folders: targets, stamps: FileManager.default.fileExists(atPath: libraryFile.path),
+        readingWith: tagReader)
     let store: LibraryStore
     do {
       store = try LibraryStore(fileURL: libraryFile)
     } catch {
       Self.fail("\(error)")
     }
-    let scanner = LocalLibraryScanner(store: store, tagReader: AudioTagReader(exact: exact))
+    let scanner = LocalLibraryScanner(store: store, tagReader: tagReader)
     if targets.isEmpty {
       targets = (try? scanner.knownFolders()) ?? []
       guard !targets.isEmpty else {

@@ -344,6 +344,33 @@ final class LocalLibraryScanTests: XCTestCase {
     try LibraryTestSupport.checkFullText(store)
   }
 
+  func testAWalkThatReadsTagsFromTheStartIndexesEveryFileOnce() throws {
+    // Into a new library file, `refrain scan` reads tags while the library opens.
+    let reader = TallyingID3Reader()
+    let walk = ScanWalk(folders: [music.path], stamps: false, readingWith: reader)
+    let summary = try scanner.scan(walk)
+    XCTAssertEqual(summary.added, manifest.count - brokenCount)
+    XCTAssertEqual(summary.failed, brokenCount)
+    XCTAssertEqual(reader.reads, manifest.count, "each file read once, by the walk's readers")
+    XCTAssertEqual(try count("local_tracks"), manifest.count - brokenCount)
+    try LibraryTestSupport.checkFullText(store)
+    let again = try scanner.scan(folders: [music.path])
+    XCTAssertEqual(again.unchanged, manifest.count)
+  }
+
+  func testAWalkThatReadTagsEarlyIntoAnIndexedFolderRescansIt() throws {
+    try scanner.scan(folders: [music.path])
+    // Another scan filled the library after this walk started reading: its reads are
+    // dropped, and the files are compared with the index like any rescan's.
+    let walk = ScanWalk(folders: [music.path], stamps: false, readingWith: TallyingID3Reader())
+    let summary = try scanner.scan(walk)
+    XCTAssertEqual(summary.added, 0)
+    XCTAssertEqual(summary.updated, manifest.count - brokenCount)
+    XCTAssertEqual(summary.failed, brokenCount)
+    XCTAssertEqual(try count("local_tracks"), manifest.count - brokenCount)
+    try LibraryTestSupport.checkFullText(store)
+  }
+
   func testAnArtistAndAlbumAddedByAnotherScanMeanwhileAreReused() throws {
     // A first scan inserts artists and albums without looking them up; one that another
     // scan added since the first transaction must be found, not duplicated or failed on.
@@ -430,6 +457,30 @@ private final class CountingReader: TagReader, @unchecked Sendable {
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     lock.withLock { calls += 1 }
     return LocalTrackInfo(title: "counted")
+  }
+}
+
+/// ``ID3TagReader`` that counts the files it reads.
+private final class TallyingID3Reader: TagReader, @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  var reads: Int { lock.withLock { count } }
+
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    try readStampedTags(atPath: path).0
+  }
+
+  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
+    lock.withLock { count += 1 }
+    return try ID3TagReader().readStampedTags(atPath: path)
+  }
+
+  func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
+    lock.withLock { count += 1 }
+    return try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
   }
 }
 

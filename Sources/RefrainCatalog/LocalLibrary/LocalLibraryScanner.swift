@@ -16,6 +16,8 @@ public struct LocalLibraryScanner: Sendable {
   public let tagReader: any TagReader
   /// The most files written per transaction (about 60 ms of writing on a 2-core machine).
   public var batchSize: Int
+  /// ``batchSize`` unless set.
+  public static let defaultBatchSize = 2000
   /// Threads that walk folders at once; tags are read on one fewer (the writer needs a core).
   public var concurrency: Int
   /// Rows a transaction waits for before it starts (unless fewer are left).
@@ -26,7 +28,7 @@ public struct LocalLibraryScanner: Sendable {
 
   /// Creates a scanner.
   public init(
-    store: LibraryStore, tagReader: any TagReader, batchSize: Int = 2000,
+    store: LibraryStore, tagReader: any TagReader, batchSize: Int = defaultBatchSize,
     concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
   ) {
     self.store = store
@@ -59,8 +61,15 @@ public struct LocalLibraryScanner: Sendable {
     let known = try knownFiles(under: summary.folders)
     // One core is the writer's: a reading thread more only takes turns with it (10,000 files
     // on 2 cores: 0.36 s with two reading threads, 0.32 s with one).
-    let readAhead = TagReadAhead(
-      reader: tagReader, lanes: max(1, concurrency - 1), window: max(batchSize, 1024))
+    // A walk into a new library file may have started reading already.
+    let readAhead: TagReadAhead
+    if known.isEmpty, let early = walk.earlyReadAhead {
+      readAhead = early
+    } else {
+      walk.earlyReadAhead?.cancel()
+      readAhead = TagReadAhead(
+        reader: tagReader, lanes: max(1, concurrency - 1), window: max(batchSize, 1024))
+    }
     defer { readAhead.cancel() }
     var meter = ProgressMeter(start: start, report: progress)
     var failedBefore = Set<String>()

@@ -7,7 +7,8 @@ import Foundation
 /// new library file takes about as long as walking a few thousand folders). A first scan of
 /// the folders then reads each folder's files as soon as the walk finds them
 /// (``stream(into:)``); a rescan, which compares every file with the index, waits for the
-/// whole list (``wait()``).
+/// whole list (``wait()``). Into a new library file every file is new, so the walk can start
+/// reading tags at once too (``init(folders:stamps:lanes:readingWith:window:)``).
 public final class ScanWalk: @unchecked Sendable {
   /// The canonical paths of the folders that exist, each once, in the order given.
   public let folders: [String]
@@ -23,15 +24,29 @@ public final class ScanWalk: @unchecked Sendable {
   private var paths: Set<String>?
   private var problems: [String] = []
   private var consumer: TagReadAhead?
+  /// Reads the files as they are found, when the walk was started with a reader.
+  private let early: TagReadAhead?
+  /// Whether files streamed to ``early`` are kept too, until a scan takes it.
+  private var keepsStreamed: Bool
   private var finished = false
 
   /// Starts walking `folders` on `lanes` threads; `stamps` looks up every file's size and
   /// modification time, which only a rescan compares.
+  ///
+  /// With `reader` and without `stamps` (a new library file), the files' tags are read as the
+  /// walk finds them, on one thread fewer than `lanes` and at most `window` files ahead,
+  /// while the library opens; a scan that finds the folders indexed after all drops them.
   public init(
     folders: [String], stamps: Bool,
-    lanes: Int = ProcessInfo.processInfo.activeProcessorCount
+    lanes: Int = ProcessInfo.processInfo.activeProcessorCount,
+    readingWith reader: (any TagReader)? = nil, window: Int = LocalLibraryScanner.defaultBatchSize
   ) {
     started = Date()
+    early =
+      stamps
+      ? nil : reader.map { TagReadAhead(reader: $0, lanes: max(1, lanes - 1), window: window) }
+    consumer = early
+    keepsStreamed = early != nil
     var canonical: [String] = []
     var missing: [String] = []
     for folder in folders {
@@ -70,11 +85,20 @@ public final class ScanWalk: @unchecked Sendable {
     return FolderWalker.Result(files: found, problems: problems)
   }
 
+  /// The reading started with the walk, if any: it holds every file found so far and every
+  /// later one, and is finished when the walk ends.
+  var earlyReadAhead: TagReadAhead? { early }
+
   /// Appends every file found so far to `readAhead`, and every later one as the walk finds
   /// it; finishes its list when the walk ends.
   func stream(into readAhead: TagReadAhead) {
     condition.lock()
     defer { condition.unlock() }
+    if readAhead === early {
+      found = []
+      keepsStreamed = false
+      return
+    }
     readAhead.append(found)
     found = []
     if finished {
@@ -92,6 +116,8 @@ public final class ScanWalk: @unchecked Sendable {
     if paths != nil { files.removeAll { !paths!.insert($0.path).inserted } }
     if let consumer {
       consumer.append(files)
+      // Early reading may be dropped for a rescan, which needs the whole list.
+      if keepsStreamed { found += files }
     } else {
       found += files
     }

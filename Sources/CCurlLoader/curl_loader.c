@@ -1,0 +1,163 @@
+/*
+ * libcurl, loaded when the network is first used.
+ *
+ * Swift's URLSession (FoundationNetworking) calls the 23 libcurl functions below. Linking
+ * libcurl loads it and its TLS, Kerberos and LDAP libraries (about 30) into every Refrain
+ * process at start-up, though most runs (a scan, `refrain ctl`, the player on local files)
+ * never open a connection. These definitions satisfy FoundationNetworking at link time
+ * instead, so the linker leaves libcurl out (`--as-needed`); the first call opens
+ * libcurl.so.4 and each forwards to the real function.
+ *
+ * The variadic options take one argument: a long, a pointer or a curl_off_t, each passed in
+ * one 64-bit slot, so it is forwarded as a pointer-sized value unchanged.
+ */
+#include "refrain_curl_loader.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *library;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+  library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    fprintf(stderr, "refrain: the network needs libcurl (libcurl.so.4), which did not load: %s\n",
+            dlerror());
+    abort();
+  }
+}
+
+/* The real function `name`, looked up once. */
+static void *real(const char *name, void **slot) {
+  void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (function != NULL) return function;
+  pthread_once(&once, load);
+  function = dlsym(library, name);
+  if (function == NULL) {
+    fprintf(stderr, "refrain: libcurl.so.4 has no %s\n", name);
+    abort();
+  }
+  __atomic_store_n(slot, function, __ATOMIC_RELEASE);
+  return function;
+}
+
+int refrain_curl_loaded(void) { return __atomic_load_n(&library, __ATOMIC_ACQUIRE) != NULL; }
+
+#define REAL(type, name) ((type)real(#name, &name##_slot))
+#define SLOT(name) static void *name##_slot
+
+SLOT(curl_global_init);
+int curl_global_init(long flags) {
+  return REAL(int (*)(long), curl_global_init)(flags);
+}
+
+SLOT(curl_version);
+char *curl_version(void) { return REAL(char *(*)(void), curl_version)(); }
+
+SLOT(curl_version_info);
+void *curl_version_info(int age) { return REAL(void *(*)(int), curl_version_info)(age); }
+
+SLOT(curl_free);
+void curl_free(void *p) { REAL(void (*)(void *), curl_free)(p); }
+
+SLOT(curl_easy_init);
+void *curl_easy_init(void) { return REAL(void *(*)(void), curl_easy_init)(); }
+
+SLOT(curl_easy_cleanup);
+void curl_easy_cleanup(void *easy) { REAL(void (*)(void *), curl_easy_cleanup)(easy); }
+
+SLOT(curl_easy_setopt);
+int curl_easy_setopt(void *easy, int option, ...) {
+  va_list arguments;
+  va_start(arguments, option);
+  void *value = va_arg(arguments, void *);
+  va_end(arguments);
+  return REAL(int (*)(void *, int, ...), curl_easy_setopt)(easy, option, value);
+}
+
+SLOT(curl_easy_getinfo);
+int curl_easy_getinfo(void *easy, int info, ...) {
+  va_list arguments;
+  va_start(arguments, info);
+  void *destination = va_arg(arguments, void *);
+  va_end(arguments);
+  return REAL(int (*)(void *, int, ...), curl_easy_getinfo)(easy, info, destination);
+}
+
+SLOT(curl_easy_pause);
+int curl_easy_pause(void *easy, int bitmask) {
+  return REAL(int (*)(void *, int), curl_easy_pause)(easy, bitmask);
+}
+
+SLOT(curl_easy_strerror);
+const char *curl_easy_strerror(int code) {
+  return REAL(const char *(*)(int), curl_easy_strerror)(code);
+}
+
+SLOT(curl_multi_init);
+void *curl_multi_init(void) { return REAL(void *(*)(void), curl_multi_init)(); }
+
+SLOT(curl_multi_cleanup);
+int curl_multi_cleanup(void *multi) { return REAL(int (*)(void *), curl_multi_cleanup)(multi); }
+
+SLOT(curl_multi_setopt);
+int curl_multi_setopt(void *multi, int option, ...) {
+  va_list arguments;
+  va_start(arguments, option);
+  void *value = va_arg(arguments, void *);
+  va_end(arguments);
+  return REAL(int (*)(void *, int, ...), curl_multi_setopt)(multi, option, value);
+}
+
+SLOT(curl_multi_add_handle);
+int curl_multi_add_handle(void *multi, void *easy) {
+  return REAL(int (*)(void *, void *), curl_multi_add_handle)(multi, easy);
+}
+
+SLOT(curl_multi_remove_handle);
+int curl_multi_remove_handle(void *multi, void *easy) {
+  return REAL(int (*)(void *, void *), curl_multi_remove_handle)(multi, easy);
+}
+
+SLOT(curl_multi_assign);
+int curl_multi_assign(void *multi, int socket, void *pointer) {
+  return REAL(int (*)(void *, int, void *), curl_multi_assign)(multi, socket, pointer);
+}
+
+SLOT(curl_multi_info_read);
+void *curl_multi_info_read(void *multi, int *queued) {
+  return REAL(void *(*)(void *, int *), curl_multi_info_read)(multi, queued);
+}
+
+SLOT(curl_multi_socket_action);
+int curl_multi_socket_action(void *multi, int socket, int events, int *running) {
+  return REAL(int (*)(void *, int, int, int *), curl_multi_socket_action)(
+      multi, socket, events, running);
+}
+
+SLOT(curl_slist_append);
+void *curl_slist_append(void *list, const char *text) {
+  return REAL(void *(*)(void *, const char *), curl_slist_append)(list, text);
+}
+
+SLOT(curl_slist_free_all);
+void curl_slist_free_all(void *list) { REAL(void (*)(void *), curl_slist_free_all)(list); }
+
+SLOT(curl_url);
+void *curl_url(void) { return REAL(void *(*)(void), curl_url)(); }
+
+SLOT(curl_url_get);
+int curl_url_get(const void *url, int part, char **value, unsigned int flags) {
+  return REAL(int (*)(const void *, int, char **, unsigned int), curl_url_get)(
+      url, part, value, flags);
+}
+
+SLOT(curl_url_set);
+int curl_url_set(void *url, int part, const char *value, unsigned int flags) {
+  return REAL(int (*)(void *, int, const char *, unsigned int), curl_url_set)(
+      url, part, value, flags);
+}
