@@ -35,15 +35,16 @@ struct ScanCommand: ParsableCommand {
     // to compare, so its walk skips the size and time of every file and reads their tags.
     let libraryFile = LibraryStore.defaultFileURL()
     let tagReader = AudioTagReader(exact: exact)
+    // A first scan builds the library under another name and moves it into place at the end.
+    let building = !targets.isEmpty && !FileManager.default.fileExists(atPath: libraryFile.path)
     let early =
       targets.isEmpty
-      ? nil
-      : ScanWalk(
-        folders: targets, stamps: FileManager.default.fileExists(atPath: libraryFile.path),
-        readingWith: tagReader)
+      ? nil : ScanWalk(folders: targets, stamps: !building, readingWith: tagReader)
     let store: LibraryStore
     do {
-      store = try LibraryStore(fileURL: libraryFile)
+      store =
+        building
+        ? try LibraryStore(buildingNewFileAt: libraryFile) : try LibraryStore(fileURL: libraryFile)
     } catch {
       Self.fail("\(error)")
     }
@@ -55,7 +56,7 @@ struct ScanCommand: ParsableCommand {
       }
     }
     let live = !json && isatty(STDOUT_FILENO) != 0
-    let summary: ScanSummary
+    var summary: ScanSummary
     do {
       let onProgress: (ScanProgress) -> Void = { progress in if live { Self.show(progress) } }
       if let early {
@@ -63,7 +64,14 @@ struct ScanCommand: ParsableCommand {
       } else {
         summary = try scanner.scan(folders: targets, progress: onProgress)
       }
+      if building, try !store.publish() {
+        // Another Refrain created the library meanwhile: index into that one.
+        let shared = try LibraryStore(fileURL: libraryFile)
+        summary = try LocalLibraryScanner(store: shared, tagReader: tagReader)
+          .scan(folders: targets, progress: onProgress)
+      }
     } catch {
+      if building { store.discard() }
       if live { Self.clearLine() }
       Self.fail("\(error)")
     }

@@ -8,6 +8,7 @@ that every acknowledged entry is there. It needs no audio server.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -15,6 +16,8 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
 
 RUNS = 30
 
@@ -87,3 +90,36 @@ def test_killed_writers_never_lose_acknowledged_entries(refrain_bin, tmp_path):
     assert done.stdout.splitlines() == ["ok 1", "ok 2", "ok 3"]
     acks["after"] = 3
     check(db, acks)
+
+
+def test_a_first_scan_killed_halfway_leaves_no_half_built_library(refrain_bin, tmp_path):
+    """A first scan builds `library.sqlite.building-PID` and renames it at the end; killed
+    before that, it leaves no library file at all, and the next scan indexes everything."""
+    music = tmp_path / "music"
+    subprocess.run([str(REPO / "scripts" / "make-library-fixture"), "3000", str(music)], check=True,
+                   capture_output=True, timeout=300)
+    data = tmp_path / "data"
+    env = dict(os.environ, XDG_DATA_HOME=str(data), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_STATE_HOME=str(tmp_path / "state"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    library = data / "refrain" / "library.sqlite"
+    scan = subprocess.Popen([str(refrain_bin), "scan", "--json", str(music)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    building = library.parent / f"library.sqlite.building-{scan.pid}"
+    deadline = time.monotonic() + 30
+    while not building.exists() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert building.exists(), "the first scan did not start building its library"
+    scan.send_signal(signal.SIGKILL)
+    scan.wait(10)
+    assert not library.exists(), "a killed first scan left a library file behind"
+
+    done = subprocess.run([str(refrain_bin), "scan", "--json", str(music)], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["added"] + summary["failed"] == summary["files"] > 2900, summary
+    assert not building.exists(), "the killed scan's build was not removed"
+    assert sorted(p.name for p in library.parent.iterdir() if ".building-" in p.name) == []
+    with sqlite3.connect(library) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT COUNT(*) FROM local_tracks").fetchone()[0] == summary["added"]

@@ -21,8 +21,11 @@ public final class LibraryStore: Sendable {
   /// The SQLite file.
   public let fileURL: URL
 
-  /// The connection pool every read and write goes through.
-  let pool: DatabasePool
+  /// The connection pool every read and write goes through (one connection while a new
+  /// file is built, see ``init(buildingNewFileAt:)``).
+  let pool: any DatabaseWriter
+  /// Where a new library is built until ``publish()`` moves it to ``fileURL``.
+  let buildingURL: URL?
 
   /// Opens (creating when needed) the library at `fileURL` and migrates it to the latest schema.
   public convenience init(fileURL: URL, durability: LibraryDurability = .normal) throws {
@@ -34,13 +37,8 @@ public final class LibraryStore: Sendable {
   /// Tests use this to build a database as an earlier Refrain left it.
   init(fileURL: URL, durability: LibraryDurability, migratingUpTo lastMigration: String?) throws {
     self.fileURL = fileURL
-    let folder = fileURL.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      throw LibraryStoreError.cannotOpen(
-        path: fileURL.path, reason: "\(error.localizedDescription)")
-    }
+    buildingURL = nil
+    try Self.createFolder(of: fileURL)
     var configuration = Configuration()
     configuration.label = "refrain.library"
     // Another Refrain process (a scan, the player) may hold the write lock for a moment.
@@ -75,6 +73,112 @@ public final class LibraryStore: Sendable {
     } catch let error as DatabaseError {
       throw LibraryStoreError.cannotOpen(path: fileURL.path, reason: error.message ?? "\(error)")
     }
+  }
+
+  /// Starts a new library beside `fileURL`, for a first scan, which ``publish()`` moves there.
+  ///
+  /// A first scan writes every row of the new file. Built under another name, on one
+  /// connection without a journal or syncs, each page is written once instead of to the WAL
+  /// and again at each checkpoint (10,000 files: 0.24 s → 0.21 s). Until it is published
+  /// nothing else sees the file, so a scan killed halfway leaves no half-built library, only
+  /// a file the next build removes.
+  public init(buildingNewFileAt fileURL: URL) throws {
+    self.fileURL = fileURL
+    try Self.createFolder(of: fileURL)
+    Self.removeAbandonedBuilds(of: fileURL)
+    let building = Self.buildingURL(of: fileURL, process: getpid())
+    unlink(building.path)
+    buildingURL = building
+    var configuration = Configuration()
+    configuration.label = "refrain.library.build"
+    configuration.foreignKeysEnabled = true
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA page_size = 8192")
+      try db.execute(sql: "PRAGMA journal_mode = OFF")
+      try db.execute(sql: "PRAGMA synchronous = OFF")
+      try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+      try db.execute(sql: "PRAGMA cache_size = -16384")
+    }
+    do {
+      pool = try DatabaseQueue(path: building.path, configuration: configuration)
+      try pool.writeWithoutTransaction { db in try LibrarySchema.createLatestIfNew(db) }
+      try LibrarySchema.migrator.migrate(pool)
+    } catch let error as DatabaseError {
+      unlink(building.path)
+      throw LibraryStoreError.cannotOpen(path: building.path, reason: error.message ?? "\(error)")
+    }
+  }
+
+  /// Moves a library built with ``init(buildingNewFileAt:)`` to ``fileURL`` once it is on the
+  /// disk, and closes this store; `false` when a library appeared there meanwhile (another
+  /// Refrain created one), which is left as it was while the build is removed.
+  ///
+  /// An open library is already in place: `true`.
+  public func publish() throws -> Bool {
+    guard let building = buildingURL else { return true }
+    defer { unlink(building.path) }
+    do {
+      try pool.close()
+    } catch let error as DatabaseError {
+      throw LibraryStoreError.database(error.message ?? "\(error)")
+    }
+    try Self.sync(building.path, flags: O_RDONLY)
+    // `link` never replaces a file: a library created since the build began stays.
+    guard link(building.path, fileURL.path) == 0 else {
+      if errno == EEXIST { return false }
+      throw LibraryStoreError.cannotOpen(
+        path: fileURL.path, reason: String(cString: strerror(errno)))
+    }
+    try Self.sync(fileURL.deletingLastPathComponent().path, flags: O_RDONLY | O_DIRECTORY)
+    return true
+  }
+
+  /// Closes and removes a library built with ``init(buildingNewFileAt:)`` (a scan that failed).
+  public func discard() {
+    guard let building = buildingURL else { return }
+    try? pool.close()
+    unlink(building.path)
+  }
+
+  /// `<library>.building-<pid>`: a library the process `pid` is building.
+  static func buildingURL(of fileURL: URL, process: pid_t) -> URL {
+    fileURL.deletingLastPathComponent()
+      .appendingPathComponent("\(fileURL.lastPathComponent).building-\(process)")
+  }
+
+  /// Removes the builds of processes that are gone (a first scan that was killed).
+  private static func removeAbandonedBuilds(of fileURL: URL) {
+    let folder = fileURL.deletingLastPathComponent()
+    let prefix = fileURL.lastPathComponent + ".building-"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      guard let process = pid_t(name.dropFirst(prefix.count)) else { continue }
+      if kill(process, 0) != 0, errno == ESRCH {
+        unlink(folder.appendingPathComponent(name).path)
+      }
+    }
+  }
+
+  /// Creates the folder the library file goes in, when missing.
+  private static func createFolder(of fileURL: URL) throws {
+    do {
+      try FileManager.default.createDirectory(
+        at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    } catch {
+      throw LibraryStoreError.cannotOpen(
+        path: fileURL.path, reason: "\(error.localizedDescription)")
+    }
+  }
+
+  /// `fsync` of the file or folder at `path`.
+  private static func sync(_ path: String, flags: Int32) throws {
+    let descriptor = open(path, flags | O_CLOEXEC)
+    guard descriptor >= 0, fsync(descriptor) == 0 else {
+      let reason = String(cString: strerror(errno))
+      if descriptor >= 0 { close(descriptor) }
+      throw LibraryStoreError.cannotOpen(path: path, reason: reason)
+    }
+    close(descriptor)
   }
 
   /// `$XDG_DATA_HOME/refrain/library.sqlite`, or `$HOME/.local/share/refrain/library.sqlite`.
