@@ -123,11 +123,14 @@ public final class LibraryStore: Sendable {
       throw LibraryStoreError.database(error.message ?? "\(error)")
     }
     try Self.sync(building.path, flags: O_RDONLY)
-    // `link` never replaces a file: a library created since the build began stays.
-    guard link(building.path, fileURL.path) == 0 else {
-      if errno == EEXIST { return false }
-      throw LibraryStoreError.cannotOpen(
-        path: fileURL.path, reason: String(cString: strerror(errno)))
+    // `link` never replaces a file: a library created since the build began stays. A file
+    // system without hard links (FAT) gets a `rename` when no library is there.
+    if link(building.path, fileURL.path) != 0 {
+      if errno == EEXIST || FileManager.default.fileExists(atPath: fileURL.path) { return false }
+      guard rename(building.path, fileURL.path) == 0 else {
+        throw LibraryStoreError.cannotOpen(
+          path: fileURL.path, reason: String(cString: strerror(errno)))
+      }
     }
     try Self.sync(fileURL.deletingLastPathComponent().path, flags: O_RDONLY | O_DIRECTORY)
     return true
