@@ -426,6 +426,16 @@ final class LocalLibraryScanTests: XCTestCase {
     try LibraryTestSupport.checkFullText(store)
   }
 
+  func testReadsSlowedByABusyCoreKeepReadingOneFileAtATime() throws {
+    // Slow by the clock but never waiting (another thread holds the core, as when the walk,
+    // the reader and the writer share two): no prefetching, every file read by path.
+    let reader = BusyReader()
+    let summary = try LocalLibraryScanner(store: store, tagReader: reader, batchSize: 64)
+      .scan(folders: [music.path])
+    XCTAssertEqual(summary.added, manifest.count - brokenCount)
+    XCTAssertEqual(reader.byDescriptor, 0)
+  }
+
   /// How many file descriptors this process has open.
   private func openDescriptors() throws -> Int {
     try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
@@ -519,6 +529,32 @@ private final class SlowDiskReader: TagReader, @unchecked Sendable {
       descriptors += 1
       if !same { bad += 1 }
     }
+    return try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
+  }
+}
+
+/// ``ID3TagReader`` that spins for 0.2 ms per file, busy rather than waiting, and counts the
+/// files handed over already open.
+private final class BusyReader: TagReader, @unchecked Sendable {
+  private let lock = NSLock()
+  private var descriptors = 0
+
+  var byDescriptor: Int { lock.withLock { descriptors } }
+
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    try readStampedTags(atPath: path).0
+  }
+
+  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
+    let until = DispatchTime.now().uptimeNanoseconds + 200_000
+    while DispatchTime.now().uptimeNanoseconds < until {}
+    return try ID3TagReader().readStampedTags(atPath: path)
+  }
+
+  func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
+    lock.withLock { descriptors += 1 }
     return try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
   }
 }

@@ -41,7 +41,8 @@ final class TagReadAhead: @unchecked Sendable {
   /// Whether files have been slow to read (not in the page cache): from then on each run is
   /// opened and announced to the kernel at once, so the disk reads them in parallel.
   private var prefetch = false
-  /// Reading slower than this per file, on average over a run, turns ``prefetch`` on.
+  /// Reading slower than this per file, on average over a run, turns ``prefetch`` on when the
+  /// thread waited while reading (see ``waitedForTheDisk(_:_:count:)``).
   static let slowRead = 50e-6
 
   /// Starts `lanes` reading threads, at most `window` files ahead of the writer, for a list
@@ -131,10 +132,13 @@ final class TagReadAhead: @unchecked Sendable {
       let advise = prefetch
       condition.unlock()
 
+      let usageBefore = Self.threadUsage()
       let began = DispatchTime.now().uptimeNanoseconds
       let read = advise ? readAdvised(claimed) : claimed.map { outcome($0, descriptor: -1) }
       let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
-      let slow = !advise && seconds / Double(claimed.count) > Self.slowRead
+      let slow =
+        !advise && seconds / Double(claimed.count) > Self.slowRead
+        && Self.waitedForTheDisk(usageBefore, Self.threadUsage(), count: claimed.count)
       condition.lock()
       if slow { prefetch = true }
       for (offset, value) in read.enumerated() { outcomes[start + offset] = value }
@@ -142,6 +146,23 @@ final class TagReadAhead: @unchecked Sendable {
       condition.broadcast()
       condition.unlock()
     }
+  }
+
+  /// The calling thread's resource usage.
+  private static func threadUsage() -> rusage {
+    var usage = rusage()
+    // RUSAGE_THREAD (1), which Glibc's module leaves out.
+    getrusage(__rusage_who_t(1), &usage)
+    return usage
+  }
+
+  /// Whether a thread slow over a run of `count` files was waiting rather than computing or
+  /// waiting for a core: it read blocks from a disk (`ru_inblock`), or it slept (voluntary
+  /// context switches, as on a network file system) for at least a quarter of the files.
+  /// Sharing the cores with the walk and the writer makes a run just as slow by the clock,
+  /// with neither.
+  static func waitedForTheDisk(_ before: rusage, _ after: rusage, count: Int) -> Bool {
+    after.ru_inblock > before.ru_inblock || (after.ru_nvcsw - before.ru_nvcsw) * 4 >= count
   }
 
   /// Reads a run of files after opening them all and asking the kernel for the first bytes
