@@ -5,8 +5,9 @@
  * libcurl loads it and its TLS, Kerberos and LDAP libraries (about 30) into every Refrain
  * process at start-up, though most runs (a scan, `refrain ctl`, the player on local files)
  * never open a connection. These definitions satisfy FoundationNetworking at link time
- * instead, so the linker leaves libcurl out (`--as-needed`); the first call opens
- * libcurl.so.4 and each forwards to the real function.
+ * instead, so `make release` can drop libcurl from the binary's needed libraries
+ * (`patchelf --remove-needed`); the first call opens libcurl.so.4 and each forwards to the
+ * real function.
  *
  * The variadic options take one argument: a long, a pointer or a curl_off_t, each passed in
  * one 64-bit slot, so it is forwarded as a pointer-sized value unchanged.
@@ -45,10 +46,19 @@ static void *real(const char *name, void **slot) {
   return function;
 }
 
-int refrain_curl_loaded(void) { return __atomic_load_n(&library, __ATOMIC_ACQUIRE) != NULL; }
-
 #define REAL(type, name) ((type)real(#name, &name##_slot))
 #define SLOT(name) static void *name##_slot
+
+/* `int name(void *handle, int option, ...)`, forwarding its one variadic argument. */
+#define VARIADIC(name)                                                          \
+  SLOT(name);                                                                   \
+  int name(void *handle, int option, ...) {                                     \
+    va_list arguments;                                                          \
+    va_start(arguments, option);                                                \
+    void *value = va_arg(arguments, void *);                                    \
+    va_end(arguments);                                                          \
+    return REAL(int (*)(void *, int, ...), name)(handle, option, value);        \
+  }
 
 SLOT(curl_global_init);
 int curl_global_init(long flags) {
@@ -70,23 +80,8 @@ void *curl_easy_init(void) { return REAL(void *(*)(void), curl_easy_init)(); }
 SLOT(curl_easy_cleanup);
 void curl_easy_cleanup(void *easy) { REAL(void (*)(void *), curl_easy_cleanup)(easy); }
 
-SLOT(curl_easy_setopt);
-int curl_easy_setopt(void *easy, int option, ...) {
-  va_list arguments;
-  va_start(arguments, option);
-  void *value = va_arg(arguments, void *);
-  va_end(arguments);
-  return REAL(int (*)(void *, int, ...), curl_easy_setopt)(easy, option, value);
-}
-
-SLOT(curl_easy_getinfo);
-int curl_easy_getinfo(void *easy, int info, ...) {
-  va_list arguments;
-  va_start(arguments, info);
-  void *destination = va_arg(arguments, void *);
-  va_end(arguments);
-  return REAL(int (*)(void *, int, ...), curl_easy_getinfo)(easy, info, destination);
-}
+VARIADIC(curl_easy_setopt)
+VARIADIC(curl_easy_getinfo)
 
 SLOT(curl_easy_pause);
 int curl_easy_pause(void *easy, int bitmask) {
@@ -104,14 +99,7 @@ void *curl_multi_init(void) { return REAL(void *(*)(void), curl_multi_init)(); }
 SLOT(curl_multi_cleanup);
 int curl_multi_cleanup(void *multi) { return REAL(int (*)(void *), curl_multi_cleanup)(multi); }
 
-SLOT(curl_multi_setopt);
-int curl_multi_setopt(void *multi, int option, ...) {
-  va_list arguments;
-  va_start(arguments, option);
-  void *value = va_arg(arguments, void *);
-  va_end(arguments);
-  return REAL(int (*)(void *, int, ...), curl_multi_setopt)(multi, option, value);
-}
+VARIADIC(curl_multi_setopt)
 
 SLOT(curl_multi_add_handle);
 int curl_multi_add_handle(void *multi, void *easy) {

@@ -346,7 +346,7 @@ final class LocalLibraryScanTests: XCTestCase {
 
   func testAWalkThatReadsTagsFromTheStartIndexesEveryFileOnce() throws {
     // Into a new library file, `refrain scan` reads tags while the library opens.
-    let reader = TallyingID3Reader()
+    let reader = InstrumentedReader()
     let walk = ScanWalk(folders: [music.path], stamps: false, readingWith: reader)
     let summary = try scanner.scan(walk)
     XCTAssertEqual(summary.added, manifest.count - brokenCount)
@@ -362,7 +362,7 @@ final class LocalLibraryScanTests: XCTestCase {
     try scanner.scan(folders: [music.path])
     // Another scan filled the library after this walk started reading: its reads are
     // dropped, and the files are compared with the index like any rescan's.
-    let walk = ScanWalk(folders: [music.path], stamps: false, readingWith: TallyingID3Reader())
+    let walk = ScanWalk(folders: [music.path], stamps: false, readingWith: InstrumentedReader())
     let summary = try scanner.scan(walk)
     XCTAssertEqual(summary.added, 0)
     XCTAssertEqual(summary.updated, manifest.count - brokenCount)
@@ -414,7 +414,7 @@ final class LocalLibraryScanTests: XCTestCase {
     // the descriptor it was given, and every descriptor is closed.
     _ = try count("local_tracks")  // the library's reading connection is open from here on
     let openBefore = try openDescriptors()
-    let reader = SlowDiskReader()
+    let reader = InstrumentedReader(delay: .waiting)
     let summary = try LocalLibraryScanner(store: store, tagReader: reader, batchSize: 64)
       .scan(folders: [music.path])
     XCTAssertEqual(summary.added, manifest.count - brokenCount)
@@ -429,7 +429,7 @@ final class LocalLibraryScanTests: XCTestCase {
   func testReadsSlowedByABusyCoreKeepReadingOneFileAtATime() throws {
     // Slow by the clock but never waiting (another thread holds the core, as when the walk,
     // the reader and the writer share two): no prefetching, every file read by path.
-    let reader = BusyReader()
+    let reader = InstrumentedReader(delay: .busy)
     let summary = try LocalLibraryScanner(store: store, tagReader: reader, batchSize: 64)
       .scan(folders: [music.path])
     XCTAssertEqual(summary.added, manifest.count - brokenCount)
@@ -470,41 +470,30 @@ private final class CountingReader: TagReader, @unchecked Sendable {
   }
 }
 
-/// ``ID3TagReader`` that counts the files it reads.
-private final class TallyingID3Reader: TagReader, @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-
-  var reads: Int { lock.withLock { count } }
-
-  func readTags(atPath path: String) throws -> LocalTrackInfo {
-    try readStampedTags(atPath: path).0
+/// ``ID3TagReader`` that counts how each file was read (by path, or from a descriptor the
+/// scan opened, checked to be that file's), optionally 0.2 ms slower per file read by path.
+private final class InstrumentedReader: TagReader, @unchecked Sendable {
+  /// How a file read by path is slowed down.
+  enum Delay {
+    case none
+    /// Sleeping, like a thread waiting for a cold disk.
+    case waiting
+    /// Spinning, like a thread that waits for a core rather than the disk.
+    case busy
   }
 
-  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
-    lock.withLock { count += 1 }
-    return try ID3TagReader().readStampedTags(atPath: path)
-  }
-
-  func readStampedTags(atPath path: String, descriptor: Int32) throws
-    -> (LocalTrackInfo, FileStamp?)
-  {
-    lock.withLock { count += 1 }
-    return try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
-  }
-}
-
-/// ``ID3TagReader`` that takes 0.2 ms longer per file when reading by path, like a cold
-/// disk, and counts how each file was read.
-private final class SlowDiskReader: TagReader, @unchecked Sendable {
+  private let delay: Delay
   private let lock = NSLock()
   private var paths = 0
   private var descriptors = 0
   private var bad = 0
 
+  init(delay: Delay = .none) { self.delay = delay }
+
   var byPath: Int { lock.withLock { paths } }
   var byDescriptor: Int { lock.withLock { descriptors } }
   var badDescriptors: Int { lock.withLock { bad } }
+  var reads: Int { lock.withLock { paths + descriptors } }
 
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     try readStampedTags(atPath: path).0
@@ -512,7 +501,13 @@ private final class SlowDiskReader: TagReader, @unchecked Sendable {
 
   func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     lock.withLock { paths += 1 }
-    usleep(200)
+    switch delay {
+    case .none: break
+    case .waiting: usleep(200)
+    case .busy:
+      let until = DispatchTime.now().uptimeNanoseconds + 200_000
+      while DispatchTime.now().uptimeNanoseconds < until {}
+    }
     return try ID3TagReader().readStampedTags(atPath: path)
   }
 
@@ -529,32 +524,6 @@ private final class SlowDiskReader: TagReader, @unchecked Sendable {
       descriptors += 1
       if !same { bad += 1 }
     }
-    return try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
-  }
-}
-
-/// ``ID3TagReader`` that spins for 0.2 ms per file, busy rather than waiting, and counts the
-/// files handed over already open.
-private final class BusyReader: TagReader, @unchecked Sendable {
-  private let lock = NSLock()
-  private var descriptors = 0
-
-  var byDescriptor: Int { lock.withLock { descriptors } }
-
-  func readTags(atPath path: String) throws -> LocalTrackInfo {
-    try readStampedTags(atPath: path).0
-  }
-
-  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
-    let until = DispatchTime.now().uptimeNanoseconds + 200_000
-    while DispatchTime.now().uptimeNanoseconds < until {}
-    return try ID3TagReader().readStampedTags(atPath: path)
-  }
-
-  func readStampedTags(atPath path: String, descriptor: Int32) throws
-    -> (LocalTrackInfo, FileStamp?)
-  {
-    lock.withLock { descriptors += 1 }
     return try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
   }
 }

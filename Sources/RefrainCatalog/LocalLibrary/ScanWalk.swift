@@ -24,9 +24,10 @@ public final class ScanWalk: @unchecked Sendable {
   private var paths: Set<String>?
   private var problems: [String] = []
   private var consumer: TagReadAhead?
-  /// Reads the files as they are found, when the walk was started with a reader.
-  private let early: TagReadAhead?
-  /// Whether files streamed to ``early`` are kept too, until a scan takes it.
+  /// The reading started with the walk, if any: it holds every file found so far and every
+  /// later one, and is finished when the walk ends.
+  let earlyReadAhead: TagReadAhead?
+  /// Whether files streamed to ``earlyReadAhead`` are kept too, until a scan takes it.
   private var keepsStreamed: Bool
   private var finished = false
 
@@ -42,11 +43,11 @@ public final class ScanWalk: @unchecked Sendable {
     readingWith reader: (any TagReader)? = nil, window: Int = LocalLibraryScanner.defaultBatchSize
   ) {
     started = Date()
-    early =
+    earlyReadAhead =
       stamps
       ? nil : reader.map { TagReadAhead(reader: $0, lanes: max(1, lanes - 1), window: window) }
-    consumer = early
-    keepsStreamed = early != nil
+    consumer = earlyReadAhead
+    keepsStreamed = earlyReadAhead != nil
     var canonical: [String] = []
     var missing: [String] = []
     for folder in folders {
@@ -85,16 +86,12 @@ public final class ScanWalk: @unchecked Sendable {
     return FolderWalker.Result(files: found, problems: problems)
   }
 
-  /// The reading started with the walk, if any: it holds every file found so far and every
-  /// later one, and is finished when the walk ends.
-  var earlyReadAhead: TagReadAhead? { early }
-
   /// Appends every file found so far to `readAhead`, and every later one as the walk finds
   /// it; finishes its list when the walk ends.
   func stream(into readAhead: TagReadAhead) {
     condition.lock()
     defer { condition.unlock() }
-    if readAhead === early {
+    if readAhead === earlyReadAhead {
       found = []
       keepsStreamed = false
       return
