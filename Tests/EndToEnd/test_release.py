@@ -1,19 +1,24 @@
-"""The release binary (`make release`) loads libcurl only when the network is first used.
+"""The release binary (`make release`): libcurl loaded on first use, and a compact layout.
 
 The release build links the Swift runtime and Foundation in, and `make release` then drops
 libcurl from the libraries loaded at start-up: CCurlLoader defines the libcurl functions
 URLSession calls and opens libcurl.so.4 on the first one. A player or a scan that never
 opens a connection never maps libcurl and its TLS libraries; a search of the online
 catalog (a local server on 127.0.0.1 here) still works, and maps it then.
+
+lld lays out the functions a listening session runs (scripts/refrain.order) together at
+the start of the code, so a playing player keeps few of the binary's pages resident.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
 import subprocess
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -24,6 +29,8 @@ from test_ctl import SAMPLE, Player
 REPO = Path(__file__).resolve().parents[2]
 RELEASE = Path(os.environ.get("REFRAIN_RELEASE_BIN") or REPO / ".build" / "release" / "refrain")
 SEARCH = REPO / "Tests" / "Fixtures" / "deezer" / "search_track.json"
+ORDER = REPO / "scripts" / "refrain.order"
+DEMO_TRACK = REPO / "Resources" / "demo" / "tracks" / "one-umbrella.mp3"
 
 
 @pytest.fixture(scope="module")
@@ -75,26 +82,46 @@ def maps_libcurl(pid: int) -> bool:
     return "libcurl" in Path(f"/proc/{pid}/maps").read_text()
 
 
+def pane_pid(player: Player) -> int:
+    pid = int(subprocess.run(player.tmux + ["list-panes", "-F", "#{pane_pid}"], capture_output=True,
+                             text=True, check=True).stdout.split()[0])
+    assert "refrain" in Path(f"/proc/{pid}/cmdline").read_text()
+    return pid
+
+
+def text_section(binary: Path) -> tuple[int, int]:
+    out = subprocess.run(["readelf", "-SW", str(binary)], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        fields = line.replace("[ ", "[").split()
+        if len(fields) > 5 and fields[1] == ".text":
+            return int(fields[3], 16), int(fields[5], 16)
+    raise AssertionError("no .text section")
+
+
 def test_the_release_binary_does_not_link_libcurl(release):
     libraries = needed(release)
     assert "libsqlite3.so.0" in libraries, libraries
     assert not any(name.startswith("libcurl") for name in libraries), libraries
 
 
-def test_a_run_without_network_never_maps_libcurl(release, tmp_path):
-    player = Player(release, tmp_path, f"refrain-release-{uuid.uuid4().hex[:12]}")
+@contextlib.contextmanager
+def playing(release: Path, home: Path, track: Path):
+    """The release player in tmux, playing `track`."""
+    player = Player(release, home, f"refrain-release-{uuid.uuid4().hex[:12]}")
     player.start()
     try:
-        assert player.ctl("queue", "add", str(SAMPLE)).stdout.strip() == "ok"
+        assert player.ctl("queue", "add", str(track)).stdout.strip() == "ok"
         assert player.ctl("play").returncode == 0
         player.wait_for(lambda: player.status().get("state") == "playing", "playback")
-        pid = int(subprocess.run(player.tmux + ["list-panes", "-F", "#{pane_pid}"], capture_output=True,
-                                 text=True, check=True).stdout.split()[0])
-        assert "refrain" in Path(f"/proc/{pid}/cmdline").read_text()
-        assert not maps_libcurl(pid), "libcurl was loaded though nothing used the network"
+        yield player
     finally:
         player.ctl("quit")
         player.stop()
+
+
+def test_a_run_without_network_never_maps_libcurl(release, tmp_path):
+    with playing(release, tmp_path, SAMPLE) as player:
+        assert not maps_libcurl(pane_pid(player)), "libcurl was loaded though nothing used the network"
 
 
 def test_an_online_search_loads_libcurl_and_works(release, catalog, tmp_path):
@@ -107,3 +134,33 @@ def test_an_online_search_loads_libcurl_and_works(release, catalog, tmp_path):
     expected = json.loads(SEARCH.read_text())["data"]
     assert [r["title"] for r in found][:3] == [t["title"] for t in expected][:3], found[:3]
     assert any(p.startswith("/search") for p in paths), paths
+
+
+def test_the_functions_a_session_runs_are_laid_out_together(release):
+    listed = [line.strip() for line in ORDER.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    symbols: dict[str, int] = {}
+    out = subprocess.run(["nm", "--defined-only", str(release)], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] in "tTwW":
+            symbols.setdefault(fields[2], int(fields[0], 16))
+    found = [symbols[name] for name in listed if name in symbols]
+    assert len(found) >= 0.9 * len(listed), (
+        f"only {len(found)} of the {len(listed)} functions in {ORDER.name} are left in the binary: "
+        "regenerate it with `make order-file`")
+    start, size = text_section(release)
+    front = sum(1 for address in found if address - start < 0.6 * size)
+    # Unordered, 84% were: the toolchain's libraries come first, Refrain's own code last.
+    assert front >= 0.97 * len(found), f"{len(found) - front} of {len(found)} listed functions lie outside the front"
+
+
+def test_a_player_playing_with_lyrics_keeps_little_resident(release, tmp_path):
+    with playing(release, tmp_path, DEMO_TRACK) as player:
+        subprocess.run(player.tmux + ["send-keys", "4", "l"], check=True)
+        player.wait_for(lambda: "Lyrics —" in subprocess.run(player.tmux + ["capture-pane", "-p"], capture_output=True,
+                                                           text=True).stdout, "the lyrics view")
+        time.sleep(3)
+        status = Path(f"/proc/{pane_pid(player)}/status").read_text()
+        rss_kib = int(status.split("VmRSS:")[1].split()[0])
+        # About 24 MiB laid out by scripts/refrain.order, 31 MiB without it (docs/benchmarks.md).
+        assert rss_kib <= 28 * 1024, f"VmRSS {rss_kib / 1024:.1f} MiB while playing with the lyrics view open"
