@@ -13,7 +13,7 @@ run: release
 # (7 ms instead of 13, about 5 MB less resident).
 # lld lays out the functions a session runs together (scripts/refrain.order, written by
 # scripts/make-order-file) and packs the relocations (DT_RELR): the player's resident
-# memory falls from 31 to 24 MB. The bench binary shares the compile flags, so building
+# memory falls from 31.5 to 24 MiB. The bench binary shares the compile flags, so building
 # it does not recompile everything.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 LAYOUT := -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/refrain.order -Xlinker --no-warn-symbol-ordering \

@@ -1473,8 +1473,9 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         add("")
         add(f"Target p99 ≤ 5 ms: socket {_within(pct(so['ms'], 99), 5)}"
             + (f"; process {_within(pct(pr['ms'], 99), 5)}" if pr and pr["ms"] else "")
-            + ". A process's round trip is mostly its start-up: loading about 60 shared libraries "
-            "(curl and its TLS stack, PulseAudio, SQLite, ncurses; the Swift runtime is linked in) before `main`; `/bin/true` "
+            + ". A process's round trip is mostly its start-up: loading about 35 shared libraries "
+            "(PulseAudio, SQLite, ncurses, mpg123 and theirs; the Swift runtime is linked in, libcurl is opened only "
+            "when the network is used) before `main`; `/bin/true` "
             "spawned the same way is the floor this machine allows any process"
             + f". The reference server (a Python process answering a fixed copy of Refrain's status line) shows "
             "what this machine's scheduling alone costs, with the same client, right after. "
