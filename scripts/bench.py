@@ -831,7 +831,9 @@ def _library_sections(R: dict) -> list[str]:
             f"{sc.get('playable_files', sc['files']):,} playable files (the other {sc.get('broken_files', 0)} are "
             "not audio; cmus hands tracks from its worker thread to its main loop in batches, so a save can be "
             "accepted a moment before the last ones are in, and a run that never gets them all does not count). "
-            "Its peak RSS is `VmHWM`. Runs alternate Refrain, cmus.")
+            "Its peak RSS is `VmHWM`. Runs alternate Refrain, cmus. The fixture is read once first, so these "
+            "runs find its files in the page cache (this machine reclaims pages unused for a few minutes, and "
+            "the benchmarks before this one take several).")
         add("")
         add("| run | Refrain | cmus |")
         add("| --- | --- | --- |")
