@@ -6,8 +6,9 @@ URLSession calls and opens libcurl.so.4 on the first one. A player or a scan tha
 opens a connection never maps libcurl and its TLS libraries; a search of the online
 catalog (a local server on 127.0.0.1 here) still works, and maps it then.
 
-lld lays out the functions a listening session runs (scripts/refrain.order) together at
-the start of the code, so a playing player keeps few of the binary's pages resident.
+libstdc++ is linked in as well, and lld lays out the functions a listening session runs
+(scripts/refrain.order) together at the start of the code, so a playing player keeps few of
+the binary's pages resident.
 """
 
 from __future__ import annotations
@@ -78,10 +79,6 @@ def needed(binary: Path) -> list[str]:
     return [line.split("[")[1].rstrip("]") for line in out.splitlines() if "(NEEDED)" in line]
 
 
-def maps_libcurl(pid: int) -> bool:
-    return "libcurl" in Path(f"/proc/{pid}/maps").read_text()
-
-
 def pane_pid(player: Player) -> int:
     pid = int(subprocess.run(player.tmux + ["list-panes", "-F", "#{pane_pid}"], capture_output=True,
                              text=True, check=True).stdout.split()[0])
@@ -98,10 +95,11 @@ def text_section(binary: Path) -> tuple[int, int]:
     raise AssertionError("no .text section")
 
 
-def test_the_release_binary_does_not_link_libcurl(release):
+def test_the_release_binary_needs_neither_libcurl_nor_libstdcxx(release):
     libraries = needed(release)
     assert "libsqlite3.so.0" in libraries, libraries
     assert not any(name.startswith("libcurl") for name in libraries), libraries
+    assert not any(name.startswith("libstdc++") for name in libraries), libraries
 
 
 @contextlib.contextmanager
@@ -121,7 +119,9 @@ def playing(release: Path, home: Path, track: Path):
 
 def test_a_run_without_network_never_maps_libcurl(release, tmp_path):
     with playing(release, tmp_path, SAMPLE) as player:
-        assert not maps_libcurl(pane_pid(player)), "libcurl was loaded though nothing used the network"
+        maps = Path(f"/proc/{pane_pid(player)}/maps").read_text()
+        assert "libcurl" not in maps, "libcurl was loaded though nothing used the network"
+        assert "libstdc++" not in maps, "libstdc++ is linked in, yet the shared one was loaded too"
 
 
 def test_an_online_search_loads_libcurl_and_works(release, catalog, tmp_path):
