@@ -55,31 +55,30 @@ def run_measured(argv, env):
     return wall, usage.ru_maxrss, out.decode()
 
 
-def evict(folder):
-    """Drops FOLDER's files from the page cache (posix_fadvise DONTNEED), as on a first scan
-    after a reboot or of a disk not read for a while. Folder entries stay cached."""
+def opened(folder):
+    """Each file under FOLDER, open for reading (files that cannot be opened are skipped)."""
     for root, _, names in os.walk(folder):
         for name in names:
             try:
-                fd = os.open(os.path.join(root, name), os.O_RDONLY)
+                f = open(os.path.join(root, name), "rb", buffering=0)
             except OSError:
                 continue
-            try:
-                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            finally:
-                os.close(fd)
+            with f:
+                yield f
+
+
+def evict(folder):
+    """Drops FOLDER's files from the page cache (posix_fadvise DONTNEED), as on a first scan
+    after a reboot or of a disk not read for a while. Folder entries stay cached."""
+    for f in opened(folder):
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
 
 
 def warm(folder):
     """Reads every file in FOLDER once, so that the warm scans find them in the page cache."""
-    for root, _, names in os.walk(folder):
-        for name in names:
-            try:
-                with open(os.path.join(root, name), "rb") as f:
-                    while f.read(1 << 20):
-                        pass
-            except OSError:
-                continue
+    for f in opened(folder):
+        while f.read(1 << 20):
+            pass
 
 
 def refrain_scan(binary, folder, work, run, cold=False):

@@ -49,6 +49,7 @@ from harness import Recorder  # noqa: E402
 DEMO_TRACK = REPO / "Resources" / "demo" / "tracks" / "one-umbrella.mp3"   # 우산 하나, 32 s, .lrc next to it
 DEMO_QUERY, DEMO_ROW = "우산", "♪ 우산 하나"
 STEPS = REPO / "Tests" / "Fixtures" / "generated" / "steps.mp3"
+PULSE_VARS = ("PULSE_SERVER", "PULSE_RUNTIME_PATH", "PULSE_COOKIE", "PULSE_SINK")   # how to reach the test server
 WIDTH, HEIGHT = 100, 30
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -420,7 +421,7 @@ class Cmus:
         (self.cfg / "rc").write_text("\n".join(rc) + "\n")
         self.env = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "tmux-256color", "HOME": str(home),
                     "CMUS_HOME": str(self.cfg)}
-        for var in ("PULSE_SERVER", "PULSE_RUNTIME_PATH", "PULSE_COOKIE", "PULSE_SINK"):
+        for var in PULSE_VARS:
             if pulse and var in os.environ:
                 self.env[var] = os.environ[var]
         self.pane: Pane | None = None
@@ -1086,8 +1087,7 @@ def run(ctx: dict, only: set[str], quick: bool = False) -> dict:
     pulse_ok = bool(ctx.get("pulse_ok"))
     ctx["pulse_ok"] = pulse_ok
     ctx["tui_output"] = "pulse" if pulse_ok else "null"
-    ctx["pulse_env"] = {k: os.environ[k] for k in ("PULSE_SERVER", "PULSE_RUNTIME_PATH", "PULSE_COOKIE",
-                                                     "PULSE_SINK") if pulse_ok and k in os.environ}
+    ctx["pulse_env"] = {k: os.environ[k] for k in PULSE_VARS if pulse_ok and k in os.environ}
     R["output"] = ctx["tui_output"]
     R["cmus_version"] = (subprocess.run(["cmus", "--version"], capture_output=True, text=True).stdout
                          .split("\n")[0].strip() if shutil.which("cmus") else None)

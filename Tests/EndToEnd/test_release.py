@@ -162,5 +162,5 @@ def test_a_player_playing_with_lyrics_keeps_little_resident(release, tmp_path):
         time.sleep(3)
         status = Path(f"/proc/{pane_pid(player)}/status").read_text()
         rss_kib = int(status.split("VmRSS:")[1].split()[0])
-        # About 24 MiB laid out by scripts/refrain.order, 31 MiB without it (docs/benchmarks.md).
+        # About 22.5 MiB as `make release` links it, 31.5 MiB before (docs/DECISIONS.md).
         assert rss_kib <= 28 * 1024, f"VmRSS {rss_kib / 1024:.1f} MiB while playing with the lyrics view open"
