@@ -176,11 +176,17 @@ func benchLyrics(path: String, iterations: Int, queryCount: Int) {
       checksum &+= timeline.index(at: q) ?? 0
       checksum &+= Int(timeline.nextChange(after: q) ?? 0)
     }
-    if let after = allocations() { lookupAllocs = (after.count - before.count, after.bytes - before.bytes) }
+    if let after = allocations() {
+      lookupAllocs = (after.count - before.count, after.bytes - before.bytes)
+    }
   }
 
-  let indexRandom = perCall(randomQueries, passes: passes, rounds: rounds) { timeline.index(at: $0) }
-  let indexOrdered = perCall(orderedQueries, passes: passes, rounds: rounds) { timeline.index(at: $0) }
+  let indexRandom = perCall(randomQueries, passes: passes, rounds: rounds) {
+    timeline.index(at: $0)
+  }
+  let indexOrdered = perCall(orderedQueries, passes: passes, rounds: rounds) {
+    timeline.index(at: $0)
+  }
   let nextRandom = perCall(randomQueries, passes: passes, rounds: rounds) {
     timeline.nextChange(after: $0)
   }

@@ -37,7 +37,9 @@ struct CtlCommand: ParsableCommand {
       words.removeSubrange(index...(index + 1))
     }
     let request = watching ? "watch" : words.joined(separator: " ")
-    guard !request.isEmpty else { throw ValidationError("name a command, e.g. `refrain ctl status`") }
+    guard !request.isEmpty else {
+      throw ValidationError("name a command, e.g. `refrain ctl status`")
+    }
     let path = socketPath ?? UnixSocket.defaultPath()
     let fd: Int32
     do {

@@ -70,7 +70,9 @@ final class HeadlessSession {
   // MARK: - Timer
 
   private func timeoutMilliseconds() -> Int32 {
-    guard presenter.state == .playing else { return stdinOpen || presenter.state == .loading ? -1 : 200 }
+    guard presenter.state == .playing else {
+      return stdinOpen || presenter.state == .loading ? -1 : 200
+    }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
     if let change = presenter.nextLyricChange(), let delay = engine.delay(untilPosition: change) {
       wait = min(wait, delay)

@@ -16,7 +16,9 @@ struct KeysCommand: ParsableCommand {
     } else {
       for binding in map.bindings {
         let key = binding.key.description.padding(toLength: 10, withPad: " ", startingAt: 0)
-        print("\(binding.context.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(key) \(binding.command)  — \(binding.help)")
+        print(
+          "\(binding.context.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(key) \(binding.command)  — \(binding.help)"
+        )
       }
     }
   }

@@ -51,7 +51,8 @@ struct LyricsCommand: ParsableCommand {
     let word = timeline.wordIndex(line: index, at: seconds)
     if json {
       var fields: [(String, JSONLine.Value)] = [
-        ("at", .number(seconds, decimals: 3)), ("index", .integer(index)), ("ms", .integer(line.ms)),
+        ("at", .number(seconds, decimals: 3)), ("index", .integer(index)),
+        ("ms", .integer(line.ms)),
         ("text", .string(line.text)),
       ]
       if let word, let words = line.words {

@@ -25,7 +25,8 @@ final class PresenterLyricsTests: XCTestCase {
     player.position = 0.5
     XCTAssertNil(presenter.lyricChange(), "before the first line")
     player.position = 0.8
-    XCTAssertEqual(presenter.lyricChange(), .init(index: 0, text: "one"), "offset +200 shows it early")
+    XCTAssertEqual(
+      presenter.lyricChange(), .init(index: 0, text: "one"), "offset +200 shows it early")
     player.position = 1.5
     XCTAssertNil(presenter.lyricChange())
     player.position = 2.8

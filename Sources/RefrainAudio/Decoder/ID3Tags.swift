@@ -80,7 +80,8 @@ extension ID3Tags {
   private static func fixed<T>(_ tuple: T) -> String? {
     let bytes = withUnsafeBytes(of: tuple) { Array($0.prefix { $0 != 0 }) }
     // ID3v1 has no declared encoding; Latin-1 never fails.
-    let text = (String(bytes: bytes, encoding: .isoLatin1) ?? "").trimmingCharacters(in: .whitespaces)
+    let text = (String(bytes: bytes, encoding: .isoLatin1) ?? "").trimmingCharacters(
+      in: .whitespaces)
     return text.isEmpty ? nil : text
   }
 }

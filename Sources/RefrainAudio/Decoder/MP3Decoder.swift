@@ -183,7 +183,8 @@ public final class MP3Decoder {
     mpg123_rates(&rates, &count)
     for index in 0..<count {
       guard let rate = rates?[index] else { continue }
-      _ = mpg123_format(handle, rate, Int32(MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+      _ = mpg123_format(
+        handle, rate, Int32(MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
     }
   }
 
@@ -195,7 +196,8 @@ public final class MP3Decoder {
       let status = mpg123_getformat(handle, &rate, &channels, &encoding)
       if status == MPG123_OK.rawValue { break }
       guard status == MPG123_NEED_MORE.rawValue, let download else {
-        throw AudioError.notMP3(name: name, detail: status == MPG123_DONE.rawValue ? "no audio frames found" : lastError)
+        throw AudioError.notMP3(
+          name: name, detail: status == MPG123_DONE.rawValue ? "no audio frames found" : lastError)
       }
       switch try download.bytes(from: feedOffset, maxCount: 16_384, shouldStop: shouldStop) {
       case .data(let bytes):

@@ -123,7 +123,8 @@ public final class ProgressiveDownload: NSObject, URLSessionDataDelegate, @unche
     completionHandler(.allow)
   }
 
-  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+  {
     condition.lock()
     buffer.append(contentsOf: data)
     condition.broadcast()

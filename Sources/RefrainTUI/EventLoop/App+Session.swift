@@ -40,7 +40,8 @@ extension App {
     } else if let saved = Command.Pane(rawValue: session.openPane) {
       pane = saved
     }
-    play(session.queue, startAt: session.currentIndex ?? 0, position: session.position, paused: true)
+    play(
+      session.queue, startAt: session.currentIndex ?? 0, position: session.position, paused: true)
     setStatus("resumed your last session (paused): space plays")
   }
 

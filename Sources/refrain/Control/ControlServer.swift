@@ -61,8 +61,10 @@ final class ControlServer {
       let client = accept(fileDescriptor, nil, nil)
       guard client >= 0 else { return }
       var timeout = timeval(tv_sec: 0, tv_usec: 500_000)
-      _ = setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-      _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+      _ = setsockopt(
+        client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+      _ = setsockopt(
+        client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
       guard let line = UnixSocket.readLine(from: client) else {
         close(client)
         continue
