@@ -89,7 +89,7 @@ struct StartCommand: ParsableCommand {
         presenter: presenter, provider: catalog, library: library, keyMap: config.keyMap(),
         lyricsLoader: LyricsLoading.makeLoader(
           environment: environment, configuration: config, library: library),
-        startupNotice: notice))
+        startupNotice: notice, lyricHighlight: config.lyricHighlight))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
     if !FileManager.default.fileExists(atPath: log) {

@@ -4,8 +4,9 @@ Each test starts `refrain` in a private tmux server (`tmux -L <unique name>`)
 with its own XDG dirs, LANG=C.UTF-8 and TERM=tmux-256color, sends keys with
 `send-keys`, and reads the screen with `capture-pane` (with `-e` when the
 highlight matters: the selected row is reverse video, the current lyric line
-bold green). Waits poll the screen against a deadline; nothing sleeps for a
-fixed time to let the UI "settle".
+bold green in the Player pane and marked by a green ▶ in the lyrics view).
+Waits poll the screen against a deadline; nothing sleeps for a fixed time to
+let the UI "settle".
 
 The player runs under a small shell wrapper that records `stty -g` before and
 after and prints "refrain exited N", so a test can check that quitting gives
@@ -190,11 +191,23 @@ class TUI:
         return found[1] if found else None
 
     def highlighted_lyric(self) -> str | None:
-        """The text drawn bold green (the current lyric line), outside the bottom lines."""
+        """The lyric line being sung, outside the bottom lines.
+
+        That is the text drawn bold green (the Player pane, and the lyrics view with
+        `display.lyrics_highlight = "line"`), or the line a green ▶ marks (the lyrics view).
+        """
         for row in self.cells()[: self.height - 2]:
             text = "".join(ch for ch, attrs in row if {"bold", "fg=32"} <= attrs).strip()
             if text:
                 return text
+        return self.marked_lyric()
+
+    def marked_lyric(self) -> str | None:
+        """The line a green ▶ marks in the lyrics view, if any."""
+        for row in self.cells()[: self.height - 2]:
+            marker = next((i for i, (ch, attrs) in enumerate(row) if ch == "▶" and "fg=32" in attrs), None)
+            if marker is not None:
+                return "".join(ch for ch, _ in row[marker + 1:]).strip()
         return None
 
     def wait_for(self, check, what: str, timeout: float = 5.0):
@@ -554,6 +567,39 @@ def test_a_playing_tick_writes_a_few_bytes(tui_factory):
     assert tui.tmux("display", "-p", "-t", "t", "#{mouse_any_flag}").strip() == "0", "the mouse is off by default"
     tui.quit()
     assert b"\x1b[?1000h" not in tui.bytes_log.read_bytes(), "mouse reporting was asked for"
+
+
+@pytest.mark.parametrize("highlight", ["marker", "line"])
+def test_a_lyric_line_change_in_the_lyrics_view(tui_factory, highlight):
+    """The sung line moves on; with the marker, only the ▶ moves and no lyric text is resent."""
+    tui = tui_factory(f"change-{highlight}")
+    if highlight == "line":
+        config = tui.home / "xdg_config_home" / "refrain"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "config.toml").write_text('[display]\nlyrics_highlight = "line"\n')
+    tui.start("--output", "null")
+    tui.wait_text("Top tracks", timeout=15)
+    play_umbrella(tui)
+    tui.keys("l")
+    tui.wait_settled("Lyrics — seek mode ON (s) · following")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[1] >= 9, "0:09", timeout=12)
+    assert tui.highlighted_lyric() == UMBRELLA[0][1]
+    start = tui.bytes_log.stat().st_size
+    # 우산 하나에 두 사람 is sung from 0:09.55; the 0:10 tick follows.
+    tui.wait_for(lambda _: tui.highlighted_lyric() == UMBRELLA[1][1], f"{UMBRELLA[1][1]!r} sung", timeout=3)
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[1] >= 10, "0:10", timeout=3)
+    sent = tui.bytes_log.read_bytes()[start:]
+    screen = tui.screen()
+    assert UMBRELLA[0][1] in screen and UMBRELLA[2][1] in screen, "the lines around it still show"
+    if highlight == "marker":
+        assert tui.marked_lyric() == UMBRELLA[1][1]
+        assert UMBRELLA[1][1].encode() not in sent and UMBRELLA[0][1].encode() not in sent, sent
+        # A scroll, the old marker erased and the new one drawn (about 53 bytes), and a tick.
+        assert len(sent) <= 90, f"{len(sent)} bytes for one line change: {sent!r}"
+    else:
+        assert tui.marked_lyric() is None, "no marker with the line style"
+        assert UMBRELLA[1][1].encode() in sent, "the whole line is drawn again in its new colours"
+    tui.quit()
 
 
 def test_an_album_not_opened_goes_to_a_playlist_and_overlays_hide_the_pane(tui_factory):

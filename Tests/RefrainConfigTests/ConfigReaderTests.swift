@@ -40,6 +40,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertTrue(defaults.usesColors)
     XCTAssertTrue(defaults.coverArt)
     XCTAssertFalse(defaults.mouse)
+    XCTAssertEqual(defaults.lyricHighlight, .marker)
     XCTAssertEqual(defaults.keyBindings, [])
   }
 
@@ -71,6 +72,7 @@ final class ConfigReaderTests: XCTestCase {
       theme = "mono"
       cover_art = false
       mouse = true
+      lyrics_highlight = "line"
       """)
     XCTAssertEqual(result.problems, [])
     let configuration = result.configuration
@@ -89,6 +91,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertFalse(configuration.usesColors)
     XCTAssertFalse(configuration.coverArt)
     XCTAssertTrue(configuration.mouse)
+    XCTAssertEqual(configuration.lyricHighlight, .line)
   }
 
   func testEmptyStringsMeanUnset() {
@@ -175,6 +178,9 @@ final class ConfigReaderTests: XCTestCase {
       ("[display]\ntheme = \"solarized\"", "display.theme", "\"default\", \"mono\""),
       ("[display]\ncover_art = 1", "display.cover_art", "true or false"),
       ("[display]\nmouse = 2024-01-01", "display.mouse", "a date"),
+      (
+        "[display]\nlyrics_highlight = \"glow\"", "display.lyrics_highlight", "\"marker\", \"line\""
+      ),
       ("audio = 5", "audio", "must be a table"),
     ]
     for (text, key, fragment) in cases {

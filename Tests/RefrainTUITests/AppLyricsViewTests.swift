@@ -28,7 +28,7 @@ final class AppLyricsViewTests: XCTestCase {
         Line 7
         Line 8
         Line 9
-        Line 10
+      ▶ Line 10
         Line 11
         Line 12
         Line 13
@@ -38,13 +38,50 @@ final class AppLyricsViewTests: XCTestCase {
        ? help  / search  l lyrics  space play/pause  q back
       """)
     let grid = harness.redraw()
-    XCTAssertEqual(grid[2, 8].style, .current, "Line 10 is highlighted")
-    XCTAssertEqual(grid[2, 9].style, .normal)
+    XCTAssertEqual(grid[0, 8].style, .marker, "Line 10 is marked")
+    XCTAssertEqual(grid[2, 8].style, .normal, "its text keeps its look")
+    XCTAssertEqual(grid[0, 9].text, " ")
 
     harness.player.position = 31
     let later = harness.redraw()
-    XCTAssertEqual(later.row(8), "  Line 15", "the view moved on with the clock")
-    XCTAssertEqual(later[2, 8].style, .current)
+    XCTAssertEqual(later.row(8), "▶ Line 15", "the view moved on with the clock")
+    XCTAssertEqual(later.row(7), "  Line 14", "the marker left the line before")
+  }
+
+  func testTheLineStyleColoursTheWholeCurrentLine() {
+    let harness = TUIHarness.playingNumbered(lyricHighlight: .line)
+    harness.player.position = 21
+    harness.press("l")
+    let grid = harness.redraw()
+    XCTAssertEqual(grid.row(8), "  Line 10", "no marker")
+    XCTAssertEqual((2..<9).map { grid[$0, 8].style }, Array(repeating: .current, count: 7))
+    XCTAssertEqual(grid[2, 9].style, .normal)
+    harness.press("j")
+    let scrolled = harness.redraw()
+    XCTAssertEqual(scrolled.row(8), "› Line 11")
+    XCTAssertEqual(scrolled[2, 7].style, .current, "the playing line is still highlighted")
+  }
+
+  func testWordTimedLinesHighlightTheWordBeingSung() {
+    for highlight in LyricHighlight.allCases {
+      let harness = TUIHarness(
+        lyrics: ["fake:umbrella": .found(TestLyrics.wordTimed, source: .sidecar)],
+        lyricHighlight: highlight)
+      harness.waitForHome()
+      harness.playFromHome("우산 하나", duration: 30)
+      harness.press("l")
+      // 비가 (columns 2–5), a space, 내리는 (7–12), a space, 밤 (14–15).
+      for (position, sung) in [(2.5, 2), (3.5, 7), (4.5, 14)] {
+        harness.player.position = position
+        let grid = harness.redraw()
+        let row = highlight == .marker ? "▶ 비가 내리는 밤" : "  비가 내리는 밤"
+        XCTAssertEqual(grid.row(8), row, "\(highlight) at \(position) s")
+        XCTAssertEqual(grid[sung, 8].style, .currentWord, "\(highlight) at \(position) s")
+        let others = [2, 7, 14].filter { $0 != sung }.map { grid[$0, 8].style }
+        let rest: Style = highlight == .marker ? .normal : .current
+        XCTAssertEqual(others, [rest, rest], "\(highlight) at \(position) s")
+      }
+    }
   }
 
   func testTheFirstLinesStartHalfWayDown() {
@@ -55,6 +92,7 @@ final class AppLyricsViewTests: XCTestCase {
     XCTAssertEqual(rowIndex(of: "Line 1", in: grid), 8, "Line 1 waits in the middle")
     XCTAssertEqual(grid.row(7), "")
     XCTAssertEqual(grid[2, 8].style, .normal, "nothing is current before the first line")
+    XCTAssertFalse(grid.row(8).contains("▶"), "and nothing is marked")
   }
 
   func testLongLinesWrapByDisplayWidthAndStayOnScreen() {
@@ -74,7 +112,7 @@ final class AppLyricsViewTests: XCTestCase {
       !$0.isEmpty
     }
     // The body is 36 columns wide: the first line fills it exactly.
-    XCTAssertEqual(lines, ["첫눈이 오면 편지를 쓸게 하얀 길 위에", "너의 이름을 적어 둘게", "short"])
+    XCTAssertEqual(lines, ["▶ 첫눈이 오면 편지를 쓸게 하얀 길 위에", "▏ 너의 이름을 적어 둘게", "short"])
     for y in 0..<grid.height { XCTAssertLessThanOrEqual(DisplayWidth.of(grid.row(y)), 40) }
   }
 
@@ -89,8 +127,7 @@ final class AppLyricsViewTests: XCTestCase {
       grid.row(1).hasPrefix(" Lyrics — seek mode ON (s) · scrolled: f follows"), grid.row(1))
     XCTAssertEqual(grid.row(8), "› Line 11", "the selection is centred and marked")
     XCTAssertEqual(grid[2, 8].style, .selected)
-    XCTAssertEqual(grid.row(7), "  Line 10")
-    XCTAssertEqual(grid[2, 7].style, .current, "the playing line is still highlighted")
+    XCTAssertEqual(grid.row(7), "▶ Line 10", "the playing line is still marked")
     harness.press("k", "k")
     XCTAssertEqual(harness.redraw().row(8), "› Line 9")
   }
@@ -104,8 +141,7 @@ final class AppLyricsViewTests: XCTestCase {
     XCTAssertNotNil(harness.app.lyricsView, "the view stays open")
     let grid = harness.redraw()
     XCTAssertEqual(grid.row(1), " Lyrics — seek mode ON (s) · following · Esc closes")
-    XCTAssertEqual(grid.row(8), "  Line 13")
-    XCTAssertEqual(grid[2, 8].style, .current)
+    XCTAssertEqual(grid.row(8), "▶ Line 13")
     XCTAssertEqual(grid.row(14), aligned(" ▶ 우산 하나 — 달빛 우체국", "0:26 / 1:00", width: 60))
   }
 
@@ -133,7 +169,7 @@ final class AppLyricsViewTests: XCTestCase {
     harness.press("l", "k", "k", "k")
     XCTAssertEqual(harness.redraw().row(8), "› Line 7")
     harness.press("f")
-    XCTAssertEqual(harness.redraw().row(8), "  Line 10")
+    XCTAssertEqual(harness.redraw().row(8), "▶ Line 10")
     XCTAssertEqual(harness.app.lyricsView?.following, true)
 
     harness.press("j")
@@ -144,7 +180,7 @@ final class AppLyricsViewTests: XCTestCase {
     harness.clock.now += 0.2
     harness.app.resumeFollowingIfIdle()
     XCTAssertEqual(harness.app.lyricsView?.following, true, "following again after 5 s")
-    XCTAssertEqual(harness.redraw().row(8), "  Line 10")
+    XCTAssertEqual(harness.redraw().row(8), "▶ Line 10")
   }
 
   func testSTurnsSeekModeOffSoEnterClosesTheView() {

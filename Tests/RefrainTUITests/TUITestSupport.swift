@@ -118,6 +118,13 @@ enum TestLyrics {
     [00:23.18]조금 더 천천히 걸어요
     """)
 
+  /// Two word-timed lines: 비가 at 0:02, 내리는 at 0:03, 밤 at 0:04; then 우산 at 0:06.
+  static let wordTimed = LRCParser.parse(
+    """
+    [00:02.00]<00:02.00>비가 <00:03.00>내리는 <00:04.00>밤
+    [00:06.00]<00:06.00>우산
+    """)
+
   /// Twenty numbered lines, one every two seconds from 0:02, to scroll through.
   static let numbered = LRCParser.parse(
     (1...20).map { String(format: "[00:%02d.00]Line %d", $0 * 2, $0) }.joined(separator: "\n"))
@@ -143,7 +150,8 @@ final class TUIHarness {
   /// Creates the app; Home starts loading at once (call ``waitForHome()``).
   init(
     catalog: FakeCatalog = FakeCatalog(), library: LibraryStore? = nil,
-    lyrics: [String: LyricsResult] = [:], notice: String? = nil
+    lyrics: [String: LyricsResult] = [:], notice: String? = nil,
+    lyricHighlight: LyricHighlight = .marker
   ) {
     presenter = PlaybackPresenter(player: player)
     self.library = library
@@ -152,16 +160,16 @@ final class TUIHarness {
       AppDependencies(
         presenter: presenter, provider: catalog, library: library,
         lyricsLoader: { track in found[track.id] ?? .notFound(reasons: ["no lyrics in the test"]) },
-        startupNotice: notice))
+        startupNotice: notice, lyricHighlight: lyricHighlight))
     let clock = clock
     app.now = { clock.now }
   }
 
   /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
-  static func playingNumbered() -> TUIHarness {
-    let harness = TUIHarness(lyrics: [
-      "fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)
-    ])
+  static func playingNumbered(lyricHighlight: LyricHighlight = .marker) -> TUIHarness {
+    let harness = TUIHarness(
+      lyrics: ["fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)],
+      lyricHighlight: lyricHighlight)
     harness.waitForHome()
     harness.playFromHome("우산 하나", duration: 60)
     return harness

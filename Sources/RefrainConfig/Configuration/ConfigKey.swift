@@ -65,7 +65,8 @@ public struct ConfigKey: Sendable, Hashable {
       summary: "The PulseAudio sink to play on; empty uses the server's default sink."),
     ConfigKey(
       table: "audio", name: "buffer_ms", defaultValue: "1000",
-      summary: "Audio queued on the sound server, 20 to 2000 ms; seeks flush it, larger wakes less."),
+      summary: "Audio queued on the sound server, 20 to 2000 ms; seeks flush it, larger wakes less."
+    ),
     ConfigKey(
       table: "lyrics", name: "sources",
       defaultValue: "[\"sidecar\", \"embedded\", \"cache\", \"online\"]",
@@ -91,6 +92,9 @@ public struct ConfigKey: Sendable, Hashable {
     ConfigKey(
       table: "display", name: "mouse", defaultValue: "false",
       summary: "Use mouse clicks and the wheel (off keeps the terminal's own text selection)."),
+    ConfigKey(
+      table: "display", name: "lyrics_highlight", defaultValue: "\"marker\"",
+      summary: "The sung line in the lyrics view: marker (a ▶ beside it) or line (bold colour)."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

@@ -141,6 +141,10 @@ struct ConfigReader {
       if let flag = boolean(value, path) { configuration.coverArt = flag }
     case "display.mouse":
       if let flag = boolean(value, path) { configuration.mouse = flag }
+    case "display.lyrics_highlight":
+      if let highlight = choice(value, path, LyricHighlight.self) {
+        configuration.lyricHighlight = highlight
+      }
     default:
       unknown(path, candidates: [])
     }

@@ -92,6 +92,8 @@ public struct RefrainConfiguration: Sendable, Equatable {
   public var coverArt = true
   /// Whether mouse clicks and the wheel are used (`display.mouse`).
   public var mouse = false
+  /// How the lyrics view marks the line being sung (`display.lyrics_highlight`).
+  public var lyricHighlight: LyricHighlight = .marker
 
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.

@@ -12,12 +12,14 @@ public struct AppDependencies {
   public var lyricsLoader: @Sendable (Track) async -> LyricsResult
   /// A notice shown at start, e.g. that no audio server was reached.
   public var startupNotice: String?
+  /// How the lyrics view marks the line being sung.
+  public var lyricHighlight: LyricHighlight
 
   /// Creates the dependencies.
   public init(
     presenter: PlaybackPresenter, provider: any CatalogProvider, library: LibraryStore?,
     keyMap: KeyMap = .standard, lyricsLoader: @escaping @Sendable (Track) async -> LyricsResult,
-    startupNotice: String? = nil
+    startupNotice: String? = nil, lyricHighlight: LyricHighlight = .marker
   ) {
     self.presenter = presenter
     self.provider = provider
@@ -25,6 +27,7 @@ public struct AppDependencies {
     self.keyMap = keyMap
     self.lyricsLoader = lyricsLoader
     self.startupNotice = startupNotice
+    self.lyricHighlight = lyricHighlight
   }
 }
 
@@ -38,6 +41,7 @@ public final class App {
   let library: LibraryStore?
   let keyMap: KeyMap
   let lyricsLoader: @Sendable (Track) async -> LyricsResult
+  let lyricHighlight: LyricHighlight
   let inbox = Inbox<App>()
   /// The monotonic clock, in seconds.
   var now: () -> Double = { ProcessInfo.processInfo.systemUptime }
@@ -68,6 +72,7 @@ public final class App {
     library = dependencies.library
     keyMap = dependencies.keyMap
     lyricsLoader = dependencies.lyricsLoader
+    lyricHighlight = dependencies.lyricHighlight
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     loadHome()
   }

@@ -3,7 +3,15 @@ import RefrainCore
 /// What a cell means; the theme turns it into colours and attributes.
 public enum Style: Int, Sendable, Hashable, CaseIterable {
   case normal, title, dim, accent, selected, current, currentWord, status, error, tabActive,
-    tabInactive, progress, border
+    tabInactive, progress, border, marker
+}
+
+/// How the lyrics view marks the line being sung (`display.lyrics_highlight`).
+public enum LyricHighlight: String, Sendable, CaseIterable {
+  /// A coloured ▶ beside the line; a line change sends about 50 bytes to the terminal.
+  case marker
+  /// The whole line in bold colour; a line change resends both lines' text, 90–120 bytes.
+  case line
 }
 
 /// A rectangle of cells.

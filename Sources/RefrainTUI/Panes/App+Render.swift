@@ -122,20 +122,25 @@ extension App {
     let focusRow = starts.indices.contains(focus) ? starts[focus] : 0
     // The focused line stays centred: rows above the first line are left blank.
     let top = focusRow - body.height / 2
+    // A marker leaves the line's text as it was, so a line change only scrolls and moves it.
+    let marks = lyricHighlight == .marker
     for row in 0..<body.height where wrapped.indices.contains(top + row) {
       let entry = wrapped[top + row]
       let y = body.y + row
       clickMap.lyricLines[y] = entry.line
-      if entry.line == current {
-        if drawWords(
+      let isCurrent = entry.line == current
+      if isCurrent, marks {
+        grid.put(top + row == starts[entry.line] ? "▶" : "▏", x: body.x - 2, y: y, style: .marker)
+      }
+      if isCurrent,
+        drawWords(
           of: timeline, line: entry.line, text: entry.text, at: position, into: &grid, x: body.x,
-          y: y, width: body.width)
-        {
-          continue
-        }
+          y: y, width: body.width, style: marks ? .normal : .current)
+      {
+        continue
       }
       let style: Style
-      if entry.line == current {
+      if isCurrent, !marks {
         style = .current
       } else if !view.following, entry.line == view.selection {
         style = .selected
@@ -149,10 +154,12 @@ extension App {
     }
   }
 
-  /// Draws a word-timed current line word by word; false when the line has no words.
+  /// Draws a word-timed current line word by word, the word being sung as `.currentWord`.
+  ///
+  /// Returns false when the line has no words.
   private func drawWords(
     of timeline: LyricTimeline, line: Int, text: String, at position: Double,
-    into grid: inout ScreenGrid, x: Int, y: Int, width: Int
+    into grid: inout ScreenGrid, x: Int, y: Int, width: Int, style lineStyle: Style
   ) -> Bool {
     guard let words = timeline.lines[line].words, !words.isEmpty,
       DisplayWidth.of(text) <= width, text == timeline.lines[line].text
@@ -160,9 +167,9 @@ extension App {
     let currentWord = timeline.wordIndex(line: line, at: position)
     var column = x
     for (index, word) in words.enumerated() {
-      let style: Style = index == currentWord ? .currentWord : .current
+      let style: Style = index == currentWord ? .currentWord : lineStyle
       column += grid.put(word.text, x: column, y: y, maxWidth: x + width - column, style: style)
-      if index < words.count - 1 { column += grid.put(" ", x: column, y: y, style: .current) }
+      if index < words.count - 1 { column += grid.put(" ", x: column, y: y, style: lineStyle) }
     }
     return true
   }

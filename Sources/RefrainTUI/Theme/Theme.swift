@@ -21,7 +21,10 @@ enum Theme {
         pair = Int32(style.rawValue + 1)
         _ = init_pair(Int16(pair), Int16(look.foreground), Int16(look.background))
       }
-      table[style] = (refrain_attr(look.bold ? 1 : 0, look.reverse ? 1 : 0, look.underline ? 1 : 0, look.dim ? 1 : 0), pair)
+      table[style] = (
+        refrain_attr(
+          look.bold ? 1 : 0, look.reverse ? 1 : 0, look.underline ? 1 : 0, look.dim ? 1 : 0), pair
+      )
     }
     return table
   }
@@ -50,6 +53,8 @@ enum Theme {
     case .tabInactive: return Look(dim: true)
     case .progress: return Look(foreground: Int32(COLOR_CYAN))
     case .border: return Look(dim: true)
+    // Colour alone: no bold, whose escape sequences cost more bytes on every line change.
+    case .marker: return Look(foreground: Int32(COLOR_GREEN))
     }
   }
 }
