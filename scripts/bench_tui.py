@@ -503,7 +503,7 @@ def traffic(chunks: list[tuple[float, bytes]], seconds: float) -> dict:
             "bursts": len(bursts), "bursts_per_s": len(bursts) / seconds,
             "burst_median": median(sizes), "burst_max": max(sizes) if sizes else 0,
             "clears": data.count(b"\x1b[2J") + data.count(b"\x1b[H\x1b[J"),
-            "typical": shown_bytes(typical)}
+            "typical": shown_bytes(typical), "largest": shown_bytes(by_size[-1][1]) if by_size else ""}
 
 
 # ---------------------------------------------------------------- 6, 7, 9, 10: one Refrain session
@@ -680,6 +680,37 @@ def session_refrain(ctx: dict, window: float, paused: float, stopped: float, cal
         out["stopped"] = watch_proc(pane.pid, stopped, every=stopped)
     finally:
         out["stderr"] = app.stderr()
+        app.quit()
+    return out
+
+
+def session_line_style(ctx: dict, window: float) -> dict:
+    """Section 6 again with `display.lyrics_highlight = "line"` (the whole sung line bold green)."""
+    out: dict = {}
+    app = RefrainTUI(ctx["bin"], ctx["tui_tmp"] / "line-style", ctx["tui_output"], ctx["pulse_env"])
+    config = app.home / "config" / "refrain"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "config.toml").write_text('[display]\nlyrics_highlight = "line"\n')
+    pane = app.start("line-style")
+    try:
+        if not pane.wait_for(lambda s: "Top tracks" in s, 20):
+            out["error"] = f"the Home pane did not appear; stderr: {app.stderr()}"
+            return out
+        if _play_demo_track(app) == "failed":
+            out["error"] = f"the demo track did not play; stderr: {app.stderr()}"
+            return out
+        pane.keys("l")
+        if not pane.wait_for(lambda s: "Lyrics —" in s, 5):
+            out["error"] = "the lyrics view did not open"
+            return out
+        time.sleep(0.5)
+        out["position_at_start"] = app.status().get("position")
+        t0 = time.monotonic()
+        time.sleep(window)
+        t1 = time.monotonic()
+        out["traffic"] = traffic(pane.bytes_between(t0, t1), t1 - t0)
+        out["position_at_end"] = app.status().get("position")
+    finally:
         app.quit()
     return out
 
@@ -1108,6 +1139,11 @@ def run(ctx: dict, only: set[str], quick: bool = False) -> dict:
             s = R["refrain"]
             log(f"refrain session: {s.get('error') or 'ok'}; tty {s.get('traffic', {}).get('bytes_per_s', 0):.0f} B/s, "
                 f"paused wake-ups {s.get('paused', {}).get('wakeups_per_s', float('nan')):.2f}/s")
+            if "6" in only:
+                R["line_style"] = session_line_style(ctx, window)
+                ls = R["line_style"]
+                log(f"line-style session: {ls.get('error') or 'ok'}; "
+                    f"tty {ls.get('traffic', {}).get('bytes_per_s', 0):.0f} B/s")
     finally:
         if cm:
             cm.quit()
@@ -1286,7 +1322,10 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         add("")
         add("| | bytes/s | bytes in window | redraws/s | bytes per redraw, median (max) | full-screen clears |")
         add("| --- | --- | --- | --- | --- | --- |")
-        for label, t in (("Refrain", tr), ("cmus", ctr)):
+        ls = R.get("line_style") or {}
+        for label, t in (("Refrain (a ▶ marks the sung line: the default)", tr),
+                         ('Refrain, `display.lyrics_highlight = "line"` (a second session)', ls.get("traffic")),
+                         ("cmus", ctr)):
             if t:
                 add(f"| {label} | {t['bytes_per_s']:.0f} | {t['bytes']:,} | {t['bursts_per_s']:.2f} | "
                     f"{t['burst_median'] or 0:.0f} ({t['burst_max']}) | {t['clears']} |")
@@ -1294,10 +1333,24 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         if ctr and ctr["bytes_per_s"]:
             ratio = tr["bytes_per_s"] / ctr["bytes_per_s"]
             add(f"Refrain / cmus: **{ratio:.2f}×** (target ≤ 0.5×).")
+            if ls.get("traffic"):
+                add(f"With the whole sung line bold green: {ls['traffic']['bytes_per_s'] / ctr['bytes_per_s']:.2f}× "
+                    f"(track position {ls.get('position_at_start')} s → {ls.get('position_at_end')} s). "
+                    "A terminal cannot recolour text without receiving it again, so each line change then "
+                    "sends the old line plain and the new one highlighted; with the marker it is a scroll and "
+                    "the ▶ moving.")
+            elif ls.get("error"):
+                add(f'`display.lyrics_highlight = "line"`: **not measured**: {ls["error"]}.')
             add("")
         add("A redraw of median size, as written (`\\e` is ESC): Refrain `" + tr["typical"].replace("`", "'") + "`"
             + ("; cmus `" + ctr["typical"].replace("`", "'") + "`" if ctr else "") + ".")
         add("")
+        if tr.get("largest"):
+            add("Refrain's largest redraw (a lyric line change) as written: `"
+                + tr["largest"].replace("`", "'") + "`"
+                + ("; with the line style: `" + ls["traffic"]["largest"].replace("`", "'") + "`"
+                   if ls.get("traffic", {}).get("largest") else "") + ".")
+            add("")
         if s.get("screen"):
             add("Refrain's screen at the end of the window:")
             add("")
