@@ -615,6 +615,22 @@ def process_roundtrips(app: RefrainTUI, n: int, pause: float, argv: list[str] | 
     return {"ms": times, "bad": bad, "n": n, "argv": argv}
 
 
+def _lyrics_view_playing(app: RefrainTUI) -> tuple[str, str | None]:
+    """From start: waits for Home, plays the demo track, opens the lyrics view, lets it settle.
+    Returns how the track was started and what went wrong, if anything."""
+    pane = app.pane
+    if not pane.wait_for(lambda s: "Top tracks" in s, 20):
+        return "", f"the Home pane did not appear; stderr: {app.stderr()}"
+    started_by = _play_demo_track(app)
+    if started_by == "failed":
+        return started_by, f"the demo track did not play; stderr: {app.stderr()}"
+    pane.keys("l")
+    if not pane.wait_for(lambda s: "Lyrics —" in s, 5):
+        return started_by, "the lyrics view did not open"
+    time.sleep(0.5)
+    return started_by, None
+
+
 def session_refrain(ctx: dict, window: float, paused: float, stopped: float, calls: int, proc_calls: int,
                     cmus: Cmus | None) -> dict:
     out: dict = {}
@@ -623,18 +639,10 @@ def session_refrain(ctx: dict, window: float, paused: float, stopped: float, cal
     out["command"] = pane.command
     out["output"] = app.output
     try:
-        if not pane.wait_for(lambda s: "Top tracks" in s, 20):
-            out["error"] = f"the Home pane did not appear; stderr: {app.stderr()}"
+        out["started_by"], error = _lyrics_view_playing(app)
+        if error:
+            out["error"] = error
             return out
-        out["started_by"] = _play_demo_track(app)
-        if out["started_by"] == "failed":
-            out["error"] = f"the demo track did not play; stderr: {app.stderr()}"
-            return out
-        pane.keys("l")
-        if not pane.wait_for(lambda s: "Lyrics —" in s, 5):
-            out["error"] = "the lyrics view did not open"
-            return out
-        time.sleep(0.5)
         st = app.status()
         out["track"], out["position_at_start"] = st.get("track"), st.get("position")
         # 6 + 7 (playing) + 9: one 20 s window.
@@ -693,17 +701,10 @@ def session_line_style(ctx: dict, window: float) -> dict:
     (config / "config.toml").write_text('[display]\nlyrics_highlight = "line"\n')
     pane = app.start("line-style")
     try:
-        if not pane.wait_for(lambda s: "Top tracks" in s, 20):
-            out["error"] = f"the Home pane did not appear; stderr: {app.stderr()}"
+        _, error = _lyrics_view_playing(app)
+        if error:
+            out["error"] = error
             return out
-        if _play_demo_track(app) == "failed":
-            out["error"] = f"the demo track did not play; stderr: {app.stderr()}"
-            return out
-        pane.keys("l")
-        if not pane.wait_for(lambda s: "Lyrics —" in s, 5):
-            out["error"] = "the lyrics view did not open"
-            return out
-        time.sleep(0.5)
         out["position_at_start"] = app.status().get("position")
         t0 = time.monotonic()
         time.sleep(window)
