@@ -27,6 +27,8 @@ let package = Package(
 
     // Swift modules.
     .target(name: "RefrainCore"),
+    // The listening session every front end shares: playback, queue, lyrics, status.
+    .target(name: "RefrainSession", dependencies: ["RefrainCore"]),
     .target(
       name: "RefrainAudio",
       dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims"]
@@ -40,7 +42,8 @@ let package = Package(
       ]
     ),
     .target(
-      name: "RefrainTUI", dependencies: ["RefrainCore", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
+      name: "RefrainTUI",
+      dependencies: ["RefrainCore", "RefrainSession", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
     .target(
       name: "RefrainConfig",
       dependencies: [
@@ -51,7 +54,8 @@ let package = Package(
     .executableTarget(
       name: "refrain",
       dependencies: [
-        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainTUI", "RefrainConfig",
+        "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
+        "RefrainConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ]
@@ -69,7 +73,11 @@ let package = Package(
     .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
     .testTarget(
       name: "RefrainTUITests",
-      dependencies: ["RefrainTUI", "RefrainCore", "RefrainCatalog", "RefrainTestSupport"]),
+      dependencies: [
+        "RefrainTUI", "RefrainSession", "RefrainCore", "RefrainCatalog", "RefrainTestSupport",
+      ]),
+    .testTarget(
+      name: "RefrainSessionTests", dependencies: ["RefrainSession", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore", "RefrainTUI"]),
   ],

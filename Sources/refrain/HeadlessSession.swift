@@ -1,11 +1,14 @@
 import Foundation
 import RefrainAudio
 import RefrainCore
-import RefrainTUI
+import RefrainSession
 
-/// Runs `refrain play`: one `poll()` loop over the player's wake-up pipe and stdin, with a
-/// single timer set to the next moment something is due (a position event, a lyric line,
-/// the `--duration` limit).
+/// Runs `refrain play`: a front end over one ``Session``, with one `poll()` loop over the
+/// player's wake-up pipe, the session's inbox and stdin, and a single timer set to the next
+/// moment something is due (a position event, a lyric line, the `--duration` limit).
+///
+/// Commands on stdin are the language of `refrain ctl` and the `:` prompt (``CommandParser``);
+/// `resume` and `line N` are kept as aliases of `play` and `lyrics line N`.
 final class HeadlessSession {
   /// What `refrain play` was asked to do.
   struct Options {
@@ -21,45 +24,58 @@ final class HeadlessSession {
   private let tracks: [Track]
   private let options: Options
   private let engine: PlayerEngine
-  private let presenter: PlaybackPresenter
+  private let session: Session
   private var failures = 0
   private var trackStart = 0.0
   private var nextPositionEvent = 0.0
-  private var explicitLyrics: LyricsDocument?
-  private let inbox = Inbox<HeadlessSession>()
-  private let lyricsLoader = LyricsLoading.makeLoader()
+  private var lyricsProblem: String?
   private var stdinOpen: Bool
   private var stdinBuffer = [UInt8]()
   private var done = false
+
+  private var playback: PlaybackPresenter { session.playback }
 
   init(tracks: [Track], output: any AudioOutput, options: Options) {
     self.tracks = tracks
     self.options = options
     engine = PlayerEngine(output: output)
-    presenter = PlaybackPresenter(player: engine, volume: options.volume)
+    // --lyrics answers for the first track; the usual sources for the others.
+    var explicit: LyricsDocument?
+    if let path = options.lyricsPath {
+      do {
+        explicit = try LyricsDocument.load(from: URL(fileURLWithPath: path))
+      } catch {
+        lyricsProblem = "\(error)"
+      }
+    }
+    let sources = LyricsLoading.makeLoader()
+    let first = tracks.first
+    let loader: @Sendable (Track) async -> LyricsResult = { [explicit] track in
+      if track == first, let explicit { return .found(explicit, source: .sidecar) }
+      return await sources(track)
+    }
+    session = Session(player: engine, lyricsLoader: loader, volume: options.volume)
     stdinOpen = options.events
+    session.subscribe { [unowned self] event in self.report(event) }
   }
 
   /// Plays everything and returns how many tracks could not be played.
   func run() -> Int {
-    if let path = options.lyricsPath {
-      do {
-        explicitLyrics = try LyricsDocument.load(from: URL(fileURLWithPath: path))
-      } catch {
-        report("\(error)")
-      }
-    }
-    presenter.playAll(tracks, startAt: 0, position: options.start)
+    if let lyricsProblem { report(lyricsProblem) }
+    playback.playAll(tracks, startAt: 0, position: options.start)
     while !done {
       var fds = [
         pollfd(fd: engine.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: inbox.fileDescriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
       ]
       if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
       let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
       if ready < 0 && errno != EINTR { break }
-      if fds[0].revents != 0 { handlePlayerEvents() }
-      if fds[1].revents != 0 { for job in inbox.drain() { job(self) } }
+      if fds[0].revents != 0 {
+        session.handlePlayerEvents(engine.drainEvents())
+        if playback.isFinished { done = true }
+      }
+      if fds[1].revents != 0 { session.drainInbox() }
       if fds.count > 2, fds[2].revents != 0 { readCommands() }
       tick()
     }
@@ -70,11 +86,11 @@ final class HeadlessSession {
   // MARK: - Timer
 
   private func timeoutMilliseconds() -> Int32 {
-    guard presenter.state == .playing else {
-      return stdinOpen || presenter.state == .loading ? -1 : 200
+    guard playback.state == .playing else {
+      return stdinOpen || playback.state == .loading ? -1 : 200
     }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
-    if let change = presenter.nextLyricChange(), let delay = engine.delay(untilPosition: change) {
+    if let change = playback.nextLyricChange(), let delay = engine.delay(untilPosition: change) {
       wait = min(wait, delay)
     }
     if let limit = options.duration, let delay = engine.delay(untilPosition: trackStart + limit) {
@@ -84,71 +100,49 @@ final class HeadlessSession {
   }
 
   private func tick() {
-    guard presenter.state == .playing || presenter.state == .paused else { return }
+    guard playback.state == .playing || playback.state == .paused else { return }
     let position = engine.position
-    if let line = presenter.lyricChange() {
+    if let line = playback.lyricChange() {
       emit([
         ("event", .string("line")), ("index", .integer(line.index)),
         ("t", .number(position, decimals: 3)), ("text", .string(line.text)),
       ])
     }
-    if presenter.state == .playing, MonotonicClock.now >= nextPositionEvent {
+    if playback.state == .playing, MonotonicClock.now >= nextPositionEvent {
       emit([("event", .string("position")), ("t", .number(position, decimals: 3))])
       nextPositionEvent = MonotonicClock.now + Self.positionInterval
     }
     if let limit = options.duration, position >= trackStart + limit {
       emit([("event", .string("end"))])
-      if presenter.queue.peekNextIndex() != nil {
-        presenter.next()
+      if playback.queue.peekNextIndex() != nil {
+        playback.next()
       } else {
-        presenter.stop()
+        playback.stop()
         done = true
       }
     }
   }
 
-  // MARK: - Player events
+  // MARK: - Session events
 
-  private func handlePlayerEvents() {
-    for event in engine.drainEvents() {
-      presenter.handle(event)
-      switch event {
-      case .started(let track, let duration):
-        trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
-        nextPositionEvent = 0
-        loadLyrics(for: track)
-        emit([
-          ("event", .string("start")), ("file", .string(track.displayName)),
-          ("duration", duration.map { .number($0, decimals: 3) } ?? .null),
-        ])
-      case .trackEnded:
-        emit([("event", .string("end"))])
-      case .failed(_, let message):
-        failures += 1
-        report(message)
-      case .warning(let message):
-        FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
-      }
-    }
-    if presenter.isFinished { done = true }
-  }
-
-  /// Shows the lyrics for `track`: `--lyrics` for the first track, else what the lyric
-  /// sources find (sidecar `.lrc`, ID3 tags, the cache, the online service), when it arrives.
-  private func loadLyrics(for track: Track) {
-    presenter.setLyrics(nil)
-    if track == tracks.first, let explicitLyrics {
-      presenter.setLyrics(explicitLyrics)
-      return
-    }
-    let loader = lyricsLoader
-    let inbox = inbox
-    Task.detached(executorPreference: BackgroundExecutor.shared) {
-      let document = await loader(track).document
-      inbox.post { session in
-        guard session.presenter.queue.current == track else { return }
-        session.presenter.setLyrics(document)
-      }
+  private func report(_ event: SessionEvent) {
+    switch event {
+    case .player(.started(let track, let duration)):
+      trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
+      nextPositionEvent = 0
+      emit([
+        ("event", .string("start")), ("file", .string(track.displayName)),
+        ("duration", duration.map { .number($0, decimals: 3) } ?? .null),
+      ])
+    case .player(.trackEnded):
+      emit([("event", .string("end"))])
+    case .player(.failed(_, let message)):
+      failures += 1
+      report(message)
+    case .player(.warning(let message)):
+      FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    case .lyricsChanged:
+      break
     }
   }
 
@@ -165,37 +159,54 @@ final class HeadlessSession {
     while let newline = stdinBuffer.firstIndex(of: UInt8(ascii: "\n")) {
       let line = String(decoding: stdinBuffer[..<newline], as: UTF8.self)
       stdinBuffer.removeSubrange(...newline)
-      apply(line.trimmingCharacters(in: .whitespaces))
+      apply(line)
+    }
+    if stdinBuffer.count > 65_536 {
+      stdinBuffer.removeAll()
+      warn("a command line longer than 64 KiB was dropped")
     }
   }
 
+  /// Carries out one command line; problems go to stderr, never to the event stream.
   private func apply(_ line: String) {
-    let words = line.split(separator: " ").map(String.init)
-    guard let verb = words.first else { return }
-    let argument = words.count > 1 ? words[1] : ""
-    switch verb {
-    case "pause": presenter.pause()
-    case "resume": presenter.resume()
-    case "toggle": presenter.togglePlay()
-    case "next": presenter.next()
-    case "stop":
-      presenter.stop()
+    let text = Self.expandingAliases(line.trimmingCharacters(in: .whitespaces))
+    guard !text.isEmpty else { return }
+    let command: Command
+    do {
+      command = try CommandParser.parse(text)
+    } catch {
+      return warn("\(error) in '\(text)'")
+    }
+    switch command {
+    case .stop, .quit:
+      playback.stop()
       done = true
-    case "seek" where Double(argument) != nil:
-      let value = Double(argument) ?? 0
-      let relative = argument.hasPrefix("+") || argument.hasPrefix("-")
-      presenter.seek(to: relative ? engine.position + value : value)
-      nextPositionEvent = 0
-    case "line" where Int(argument) != nil:
-      presenter.seekToLine(Int(argument) ?? 0)
-      nextPositionEvent = 0
-    case "nudge" where Int(argument) != nil:
-      let offset = presenter.nudgeLyrics(by: Int(argument) ?? 0)
-      FileHandle.standardError.write(Data("refrain: lyric offset \(offset) ms\n".utf8))
-    case "volume" where Int(argument) != nil:
-      presenter.setVolume(Int(argument) ?? 100)
+      return
     default:
-      FileHandle.standardError.write(Data("refrain: unknown command '\(line)'\n".utf8))
+      break
+    }
+    switch session.execute(command) {
+    case .done(let message):
+      if case .nudge = command, let message { warn(message) }
+      if case .status = command, let message { warn(message) }
+    case .failed(let reason):
+      warn(reason)
+    case .notForSession:
+      warn("'\(text)' works in the full-screen player, not in `refrain play`")
+    }
+    switch command {
+    case .seek, .lyricLine, .next, .previous: nextPositionEvent = 0
+    default: break
+    }
+  }
+
+  /// The older words of `refrain play --events`: `resume` and `line N`.
+  static func expandingAliases(_ text: String) -> String {
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    switch (words.first?.lowercased(), words.count) {
+    case ("resume", 1): return "play"
+    case ("line", 2): return "lyrics line \(words[1])"
+    default: return text
     }
   }
 
@@ -204,6 +215,10 @@ final class HeadlessSession {
   private func emit(_ fields: [(String, JSONLine.Value)]) {
     guard options.events else { return }
     JSONLine(fields).writeLine()
+  }
+
+  private func warn(_ message: String) {
+    FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
   }
 
   private func report(_ message: String) {

@@ -126,8 +126,7 @@ struct ScanCommand: ParsableCommand {
 
   /// Seconds as m:ss.
   private static func clock(_ seconds: Double) -> String {
-    let whole = Int(seconds.rounded(.up))
-    return String(format: "%d:%02d", whole / 60, whole % 60)
+    ClockText.minutesSeconds(seconds, rounding: .up)
   }
 
   private static func warn(_ message: String) {

@@ -104,10 +104,8 @@ struct SearchCommand: ParsableCommand {
     switch item {
     case .track(let track):
       parts += [track.artist, track.album].compactMap { $0 }
-      if let duration = track.duration, duration.isFinite {
-        let whole = Int(duration.rounded())
-        parts.append(String(format: "%d:%02d", whole / 60, whole % 60))
-      }
+      let length = ClockText.minutesSeconds(track.duration, rounding: .toNearestOrAwayFromZero)
+      if !length.isEmpty { parts.append(length) }
       if !track.isPlayable { parts.append("(unplayable)") }
     case .album(let album):
       parts += [album.artist, album.year.map(String.init)].compactMap { $0 }

@@ -5,6 +5,7 @@ import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainSession
 import RefrainTUI
 
 /// `refrain` with no subcommand: the full-screen player.
@@ -83,12 +84,14 @@ struct StartCommand: ParsableCommand {
       notice = notice ?? "library unavailable: \(error)"
     }
     let engine = PlayerEngine(output: audio)
-    let presenter = PlaybackPresenter(player: engine)
+    let session = Session(
+      player: engine, library: library,
+      lyricsLoader: LyricsLoading.makeLoader(
+        environment: environment, configuration: config, library: library))
+    let presenter = session.playback
     let app = App(
       AppDependencies(
-        presenter: presenter, provider: catalog, library: library, keyMap: config.keyMap(),
-        lyricsLoader: LyricsLoading.makeLoader(
-          environment: environment, configuration: config, library: library),
+        session: session, provider: catalog, library: library, keyMap: config.keyMap(),
         startupNotice: notice, lyricHighlight: config.lyricHighlight))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
@@ -101,7 +104,7 @@ struct StartCommand: ParsableCommand {
     }
     app.restoreSession()
     let loop = MainLoop(app: app, player: engine)
-    loop.watch(control.fileDescriptor) { control.acceptClients(app: app) }
+    loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
     var lastSave = ProcessInfo.processInfo.systemUptime
     loop.onIteration = {
       control.notifyWatchers(app: app)

@@ -31,7 +31,10 @@ private final class CountingOutput: AudioOutput, @unchecked Sendable {
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws {
-    lock.withLock { state.bytes += bytes.count }
+    try lock.withLock {
+      guard state.serverUp else { throw AudioError.outputFailed(detail: "test server gone") }
+      state.bytes += bytes.count
+    }
     try inner.write(bytes)
   }
 
@@ -89,6 +92,56 @@ final class PlayerEngineIdleTests: XCTestCase {
     output.serverUp = true
     waitUntil("the server back") { engine.state == .playing && engine.position > pausedAt + 0.1 }
     XCTAssertEqual(engine.position, pausedAt + 0.2, accuracy: 0.3)
+  }
+
+  func testAPauseDuringAnOutageIsStillInForceWhenTheServerReturns() throws {
+    let output = CountingOutput()
+    let engine = PlayerEngine(output: output, idleClose: 5)
+    defer { engine.shutdown() }
+    engine.play(Track(argument: try Fixtures.path("steps.mp3")), startAt: 2)
+    waitUntil("playback") { engine.state == .playing && engine.position > 2.2 }
+    output.serverUp = false
+    waitUntil("the outage noticed") { engine.state == .loading }
+    let stalled = engine.position
+    engine.pause()
+    waitUntil("the pause taken") { engine.state == .paused }
+    output.serverUp = true
+    let written = output.bytes
+    Thread.sleep(forTimeInterval: 0.6)
+    XCTAssertEqual(engine.state, .paused, "the server came back, the pause stays")
+    XCTAssertEqual(output.bytes, written, "nothing is heard while paused")
+    XCTAssertEqual(engine.position, stalled, accuracy: 0.001)
+    engine.resume()
+    waitUntil("playing again") { engine.state == .playing && engine.position > stalled + 0.1 }
+    XCTAssertEqual(engine.position, stalled + 0.2, accuracy: 0.3, "it resumed where it stalled")
+  }
+
+  func testSeekAndNewTrackDuringAnOutageAreHonoured() throws {
+    let output = CountingOutput()
+    let engine = PlayerEngine(output: output, idleClose: 5)
+    defer { engine.shutdown() }
+    let steps = Track(argument: try Fixtures.path("steps.mp3"))
+    engine.play(steps, startAt: 1)
+    waitUntil("playback") { engine.state == .playing && engine.position > 1.2 }
+    output.serverUp = false
+    waitUntil("the outage noticed") { engine.state == .loading }
+    engine.seek(to: 6)
+    Thread.sleep(forTimeInterval: 0.2)
+    output.serverUp = true
+    waitUntil("playing after the seek") { engine.state == .playing && engine.position > 6.05 }
+    XCTAssertEqual(engine.position, 6.2, accuracy: 0.3, "the seek moved where it resumed")
+
+    output.serverUp = false
+    waitUntil("the second outage noticed") { engine.state == .loading }
+    _ = engine.drainEvents()
+    engine.play(steps, startAt: 0)
+    waitUntil("the new track taken") {
+      engine.drainEvents().contains { if case .started = $0 { return true } else { return false } }
+    }
+    XCTAssertEqual(engine.state, .loading, "the new track waits for the server")
+    output.serverUp = true
+    waitUntil("the new track plays") { engine.state == .playing && engine.position > 0.1 }
+    XCTAssertLessThan(engine.position, 1.0, "from its start")
   }
 
   func testStoppedOutputIsClosedToo() throws {

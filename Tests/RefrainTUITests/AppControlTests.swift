@@ -3,6 +3,7 @@ import RefrainCatalog
 import RefrainCore
 import XCTest
 
+import RefrainSession
 @testable import RefrainTUI
 
 /// Playlist edits by ID, as `refrain ctl playlist …` sends them, on a real library file.
@@ -99,9 +100,9 @@ final class AppControlTests: XCTestCase {
   }
 
   func testQueueAddExpandsTheHomeFolder() {
-    XCTAssertEqual(App.expandingHome("~/Music/a.mp3"), NSHomeDirectory() + "/Music/a.mp3")
-    XCTAssertEqual(App.expandingHome("~"), NSHomeDirectory())
-    XCTAssertEqual(App.expandingHome("/x/~/y"), "/x/~/y")
-    XCTAssertEqual(App.expandingHome("~user/x"), "~user/x")
+    XCTAssertEqual(Session.expandingHome("~/Music/a.mp3"), NSHomeDirectory() + "/Music/a.mp3")
+    XCTAssertEqual(Session.expandingHome("~"), NSHomeDirectory())
+    XCTAssertEqual(Session.expandingHome("/x/~/y"), "/x/~/y")
+    XCTAssertEqual(Session.expandingHome("~user/x"), "~user/x")
   }
 }

@@ -4,6 +4,7 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+import RefrainSession
 @testable import RefrainTUI
 
 // MARK: - A small in-memory catalog
@@ -153,16 +154,16 @@ final class TUIHarness {
     lyrics: [String: LyricsResult] = [:], notice: String? = nil,
     lyricHighlight: LyricHighlight = .marker
   ) {
-    presenter = PlaybackPresenter(player: player)
     self.library = library
     let found = lyrics
+    let clock = clock
+    let session = Session(
+      player: player, library: library,
+      lyricsLoader: { track in found[track.id] ?? .notFound(reasons: ["no lyrics in the test"]) })
+    presenter = session.playback
     app = App(
       AppDependencies(
-        presenter: presenter, provider: catalog, library: library,
-        lyricsLoader: { track in found[track.id] ?? .notFound(reasons: ["no lyrics in the test"]) },
-        startupNotice: notice, lyricHighlight: lyricHighlight))
-    let clock = clock
-    app.now = { clock.now }
+        session: session, provider: catalog, library: library, startupNotice: notice, lyricHighlight: lyricHighlight, now: { clock.now }))
   }
 
   /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
@@ -201,8 +202,10 @@ final class TUIHarness {
         XCTFail("timed out after \(timeout) s waiting for \(what)", file: file, line: line)
         return
       }
-      var descriptor = pollfd(fd: app.inboxFileDescriptor, events: Int16(POLLIN), revents: 0)
-      _ = poll(&descriptor, 1, Int32(min(left, 0.1) * 1000) + 1)
+      var descriptors = app.inboxFileDescriptors.map {
+        pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+      }
+      _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left, 0.1) * 1000) + 1)
     }
   }
 

@@ -25,6 +25,18 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     var decoder: MP3Decoder
   }
 
+  /// Waiting for a lost audio server: a state of the one loop, which keeps taking commands.
+  private struct Outage {
+    /// Where playback resumes when the server is back (a seek moves it).
+    var resumeAt: Double
+    /// Whether the user paused meanwhile: then nothing is tried until a resume.
+    var paused = false
+    /// The next reconnection attempt, on the monotonic clock.
+    var nextTry: Double
+    /// The current backoff: 0.1 s doubling to 0.5 s.
+    var backoff = 0.1
+  }
+
   // Shared state, guarded by `lock`.
   private let lock = NSCondition()
   private var mailbox: [Command] = []
@@ -47,6 +59,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var announcement: (due: Double, events: [PlayerEvent])?
   /// Whether the output is open (the player closes an idle sound-server connection).
   private var outputOpen = false
+  /// Set while the audio server is gone and the current track waits for it.
+  private var outage: Outage?
   /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
   private let idleClose: Double
   private var thread: Thread?
@@ -196,6 +210,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     while true {
       lock.lock()
       while mailbox.isEmpty && !(currentState == .playing && current != nil) {
+        if let waiting = outage, !waiting.paused {
+          // Sleep until the next reconnection attempt, or a command.
+          let wait = waiting.nextTry - MonotonicClock.now
+          if wait <= 0 { break }
+          _ = lock.wait(until: Date().addingTimeInterval(wait))
+          continue
+        }
         guard outputOpen && output.closesWhenIdle else {
           lock.wait()
           continue
@@ -219,7 +240,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         handle(command)
       }
       announceIfDue()
-      if state == .playing, current != nil { pump() }
+      if outage != nil { retryOutput() }
+      if state == .playing, current != nil, outage == nil { pump() }
     }
   }
 
@@ -241,6 +263,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   }
 
   private func handle(_ command: Command) {
+    if outage != nil, handleDuringOutage(command) { return }
     switch command {
     case .prepare, .refill, .resume: break
     default:
@@ -276,8 +299,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         setState(.playing)
       } catch {
         // The audio server went away while paused: wait for it as after a lost stream.
-        setState(.playing)
-        reconnect(current, after: "\(error)")
+        waitForServer(current, after: "\(error)", paused: false)
       }
     case .stop:
       awaitingSuccessor = false
@@ -296,7 +318,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         withClock { $0.reset(to: reached) }
         if deepQueue { try replaceQueue(from: current) }
       } catch AudioError.outputFailed(let detail) {
-        reconnect(current, after: detail)
+        waitForServer(current, after: detail)
       } catch {
         fail(current.track, error)
       }
@@ -347,11 +369,12 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     begin(loaded, at: start)
   }
 
-  /// Opens the output for `loaded` and makes it current; false when that failed.
+  /// Opens the output for `loaded` and makes it current; false when the track failed.
+  ///
+  /// With the audio server gone, the track still starts and waits for the server.
   @discardableResult
   private func begin(_ loaded: Loaded, at start: Double) -> Bool {
     do {
-      try openOutput(loaded.decoder.format)
       var reached = 0.0
       if start > 0 {
         let limit = loaded.decoder.duration.map { max(0, $0 - 0.001) } ?? start
@@ -359,6 +382,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       }
       current = loaded
       withClock { $0.reset(to: reached, sampleRate: loaded.decoder.format.sampleRate) }
+      do {
+        try openOutput(loaded.decoder.format)
+      } catch AudioError.noAudioServer(let detail) {
+        post(.started(loaded.track, duration: loaded.decoder.duration))
+        waitForServer(loaded, after: detail)
+        return true
+      }
       setState(.playing)
       post(.started(loaded.track, duration: loaded.decoder.duration))
       return true
@@ -422,7 +452,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
             try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
           }
         } catch AudioError.outputFailed(let detail) {
-          reconnect(loaded, after: detail)
+          waitForServer(loaded, after: detail)
           return
         }
         let latency = output.latency
@@ -472,47 +502,76 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     withClock { $0.didWrite(frames: frames, latency: latency, at: MonotonicClock.now) }
   }
 
-  /// Waits for the audio server to come back, then resumes at the heard position.
+  /// Starts waiting for the audio server to come back, at the heard position.
   ///
-  /// Retries with backoff (0.1 s doubling to 0.5 s). Commands still work meanwhile: a stop,
-  /// a new track or a seek ends the wait (a seek moves the resume position).
-  private func reconnect(_ loaded: Loaded, after detail: String) {
-    var resumeAt = withClock { $0.position(at: MonotonicClock.now) }
+  /// The one loop keeps running meanwhile: ``retryOutput()`` reconnects with backoff, and
+  /// ``handleDuringOutage(_:)`` honours every command, so a pause stays a pause.
+  /// `paused` says whether playback stays paused when the server is back (by default, when
+  /// it is paused now).
+  private func waitForServer(_ loaded: Loaded, after detail: String, paused: Bool? = nil) {
+    let resumeAt = withClock { $0.position(at: MonotonicClock.now) }
     closeOutput()
     withClock { $0.reset(to: resumeAt) }
-    setState(.loading)
-    post(.warning("audio server lost (\(detail)): paused, retrying…"))
-    var delay = 0.1
-    while true {
-      lock.lock()
-      if mailbox.isEmpty { _ = lock.wait(until: Date().addingTimeInterval(delay)) }
-      let commands = mailbox
-      mailbox.removeAll()
-      lock.unlock()
-      for command in commands {
-        switch command {
-        case .seek(let seconds): resumeAt = max(0, seconds)
-        case .pause, .resume, .prepare: handle(command)
-        default:
-          // Stop, play or shutdown: give up waiting and let the main loop handle it.
-          lock.lock()
-          mailbox.insert(command, at: 0)
-          lock.unlock()
-          current = nil
-          setState(.stopped)
-          return
-        }
-      }
-      do {
-        try openOutput(loaded.decoder.format)
-        let reached = try loaded.decoder.seek(to: resumeAt)
-        withClock { $0.reset(to: reached) }
-        setState(.playing)
-        post(.warning("audio server is back: playing from \(String(format: "%.1f", reached)) s"))
-        return
-      } catch {
-        delay = min(0.5, delay * 2)
-      }
+    current = loaded
+    let paused = paused ?? (state == .paused)
+    setState(paused ? .paused : .loading)
+    outage = Outage(resumeAt: resumeAt, paused: paused, nextTry: MonotonicClock.now + 0.1)
+    post(.warning("audio server lost (\(detail)): waiting for it, retrying…"))
+  }
+
+  /// Applies a command while the audio server is gone; false for those handled as usual.
+  ///
+  /// Pause and resume change what happens when the server is back; a seek moves where
+  /// playback resumes; stop, a new track and shutdown end the wait.
+  private func handleDuringOutage(_ command: Command) -> Bool {
+    guard var waiting = outage else { return false }
+    switch command {
+    case .pause:
+      waiting.paused = true
+      setState(.paused)
+    case .resume:
+      guard waiting.paused else { return true }
+      waiting.paused = false
+      waiting.backoff = 0.1
+      waiting.nextTry = MonotonicClock.now
+      setState(.loading)
+    case .seek(let seconds):
+      let limit = current?.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
+      waiting.resumeAt = min(max(0, seconds), limit)
+      withClock { $0.reset(to: waiting.resumeAt) }
+    case .prepare:
+      return false
+    case .refill:
+      break  // nothing is queued: the new volume is applied to what is written on return
+    case .stop, .play, .shutdown:
+      outage = nil
+      return false
+    }
+    outage = waiting
+    return true
+  }
+
+  /// Tries to reopen the output when a reconnection attempt is due; resumes on success.
+  private func retryOutput() {
+    guard var waiting = outage, !waiting.paused, MonotonicClock.now >= waiting.nextTry,
+      let loaded = current
+    else { return }
+    do {
+      try openOutput(loaded.decoder.format)
+    } catch {
+      waiting.backoff = min(0.5, waiting.backoff * 2)
+      waiting.nextTry = MonotonicClock.now + waiting.backoff
+      outage = waiting
+      return
+    }
+    outage = nil
+    do {
+      let reached = try loaded.decoder.seek(to: waiting.resumeAt)
+      withClock { $0.reset(to: reached) }
+      setState(.playing)
+      post(.warning("audio server is back: playing from \(String(format: "%.1f", reached)) s"))
+    } catch {
+      fail(loaded.track, error)
     }
   }
 

@@ -105,3 +105,6 @@ extension LibraryStore {
     return value
   }
 }
+
+/// The session saves and reads per-track lyric offsets through the library.
+extension LibraryStore: LibraryPort {}

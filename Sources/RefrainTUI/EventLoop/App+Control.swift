@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSession
 
 /// Why a command from `refrain ctl` or the prompt could not be carried out.
 public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -25,8 +26,13 @@ extension App {
       return statusJSON()
     case .playlist(let edit):
       return try perform(edit)
-    default:
+    case .quit:
       handle(remote: command)
+      return "ok"
+    default:
+      let outcome = session.execute(command)
+      if case .failed(let reason) = outcome { throw CommandFailure(reason) }
+      if !show(outcome) { handle(command) }
       return "ok"
     }
   }
@@ -95,17 +101,11 @@ extension App {
       }
       return catalogTrack(for: playing)
     }
-    let track = Track(argument: Self.expandingHome(item))
+    let track = Track(argument: Session.expandingHome(item))
     if track.location.isFileURL, !FileManager.default.fileExists(atPath: track.location.path) {
       throw CommandFailure("no such file: \(track.location.path)")
     }
     return catalogTrack(for: track)
-  }
-
-  /// `~` and `~/…` with the user's home folder.
-  static func expandingHome(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/") else { return path }
-    return NSString(string: path).expandingTildeInPath
   }
 
   private static func json(for playlist: LibraryPlaylist) -> String {

@@ -190,9 +190,5 @@ extension App {
   }
 
   /// `m:ss` for a duration, or blank.
-  static func clock(_ seconds: Double?) -> String {
-    guard let seconds, seconds.isFinite, seconds >= 0 else { return "" }
-    let total = Int(seconds)
-    return String(format: "%d:%02d", total / 60, total % 60)
-  }
+  static func clock(_ seconds: Double?) -> String { ClockText.minutesSeconds(seconds) }
 }

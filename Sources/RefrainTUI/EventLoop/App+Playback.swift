@@ -1,47 +1,28 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSession
 
 /// Player events, lyrics loading, the lyrics view and the overlays.
 extension App {
-  /// Hands the player's events to the presenter and reacts to track changes.
+  /// Hands the player's events to the session, then shows what they mean on screen.
   public func handlePlayerEvents(_ events: [PlayerEvent]) {
+    session.handlePlayerEvents(events)
     for event in events {
-      presenter.handle(event)
       switch event {
       case .started(let track, _):
-        startedTrack(track)
+        lyricsView?.selection = nil
+        if let stored = catalogTracks[track.id], let library {
+          Task.detached(executorPreference: BackgroundExecutor.shared) {
+            try? library.recordPlay(stored)
+          }
+        }
       case .failed(let track, let message):
         setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
       case .warning(let message):
         setStatus(message, error: true, seconds: 6)
       case .trackEnded:
-        if presenter.isFinished { lyricsNotice = nil }
-      }
-    }
-  }
-
-  private func startedTrack(_ track: Track) {
-    presenter.setLyrics(nil)
-    lyricsNotice = "looking for lyrics…"
-    lyricsView?.selection = nil
-    if let stored = catalogTracks[track.id] { try? library?.recordPlay(stored) }
-    let loader = lyricsLoader
-    let inbox = inbox
-    Task.detached(executorPreference: BackgroundExecutor.shared) {
-      let result = await loader(track)
-      inbox.post { app in
-        guard app.presenter.queue.current == track else { return }
-        let offset = (try? app.library?.lyricOffset(for: track.id)) ?? 0
-        switch result {
-        case .found(let document, _):
-          app.presenter.setLyrics(document, userOffsetMs: offset)
-          app.lyricsNotice = document.isSynced ? nil : "plain lyrics (not synced)"
-        case .instrumental:
-          app.lyricsNotice = "no lyrics: instrumental"
-        case .notFound(let reasons):
-          app.lyricsNotice = "no lyrics: \(reasons.last ?? "not found")"
-        }
+        break
       }
     }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSession
 
 /// Saving and restoring the session, and what `refrain ctl status` reports.
 extension App {
@@ -45,29 +46,9 @@ extension App {
     setStatus("resumed your last session (paused): space plays")
   }
 
-  /// The playback state as one JSON object, for `refrain ctl status`.
-  public func statusJSON() -> String {
-    let snapshot = presenter.snapshot
-    var object: [String: Any] = [
-      "state": snapshot.state.rawValue, "position": (snapshot.position * 1000).rounded() / 1000,
-      "volume": snapshot.volume, "shuffle": snapshot.isShuffled,
-      "repeat": snapshot.repeatMode.rawValue, "pane": pane.rawValue,
-    ]
-    if let track = snapshot.track {
-      object["track"] = track.title
-      object["artist"] = track.artist ?? NSNull()
-      object["album"] = track.album ?? NSNull()
-      object["duration"] = snapshot.duration ?? NSNull()
-    }
-    if let follower = presenter.lyrics, let index = follower.timeline.index(at: snapshot.position) {
-      object["line"] = follower.timeline.lines[index].text
-      object["line_index"] = index
-    }
-    if let error = snapshot.lastError { object["last_error"] = error }
-    guard
-      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-      let text = String(data: data, encoding: .utf8)
-    else { return "{}" }
-    return text
-  }
+  /// The session as `refrain ctl status` reports it, with the open pane.
+  public var sessionStatus: SessionStatus { session.status(pane: pane.rawValue) }
+
+  /// The status as one line of JSON, for `refrain ctl status`.
+  public func statusJSON() -> String { SessionJSON.line(sessionStatus) }
 }

@@ -1,33 +1,35 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSession
 
 /// What the full-screen player needs from the composition root.
 public struct AppDependencies {
-  public var presenter: PlaybackPresenter
+  /// The listening session this front end shows and drives.
+  public var session: Session
   public var provider: any CatalogProvider
   public var library: LibraryStore?
   public var keyMap: KeyMap
-  /// Finds lyrics for a track (sidecar, tags, cache, online); runs off the main loop.
-  public var lyricsLoader: @Sendable (Track) async -> LyricsResult
   /// A notice shown at start, e.g. that no audio server was reached.
   public var startupNotice: String?
   /// How the lyrics view marks the line being sung.
   public var lyricHighlight: LyricHighlight
+  /// The monotonic clock in seconds, read from the first moment the app exists.
+  public var now: () -> Double
 
   /// Creates the dependencies.
   public init(
-    presenter: PlaybackPresenter, provider: any CatalogProvider, library: LibraryStore?,
-    keyMap: KeyMap = .standard, lyricsLoader: @escaping @Sendable (Track) async -> LyricsResult,
-    startupNotice: String? = nil, lyricHighlight: LyricHighlight = .marker
+    session: Session, provider: any CatalogProvider, library: LibraryStore?,
+    keyMap: KeyMap = .standard, startupNotice: String? = nil, lyricHighlight: LyricHighlight = .marker,
+    now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
   ) {
-    self.presenter = presenter
+    self.session = session
     self.provider = provider
     self.library = library
     self.keyMap = keyMap
-    self.lyricsLoader = lyricsLoader
     self.startupNotice = startupNotice
     self.lyricHighlight = lyricHighlight
+    self.now = now
   }
 }
 
@@ -36,15 +38,15 @@ public struct AppDependencies {
 /// The main loop feeds it keys, player events and finished background work, and asks
 /// it to render into a ``ScreenGrid``. Everything runs on the main loop's thread.
 public final class App {
-  let presenter: PlaybackPresenter
+  /// The listening session: playback, queue and lyrics, shared with the control socket.
+  public let session: Session
   let provider: any CatalogProvider
   let library: LibraryStore?
   let keyMap: KeyMap
-  let lyricsLoader: @Sendable (Track) async -> LyricsResult
   let lyricHighlight: LyricHighlight
   let inbox = Inbox<App>()
-  /// The monotonic clock, in seconds.
-  var now: () -> Double = { ProcessInfo.processInfo.systemUptime }
+  /// The monotonic clock, in seconds; injected, so `init` already reads the caller's clock.
+  let now: () -> Double
 
   var pane: Command.Pane = .home
   var details: [Command.Pane: [DetailState]] = [:]
@@ -54,7 +56,10 @@ public final class App {
   var search = SearchState()
   var overlay: Overlay?
   var lyricsView: LyricsViewState?
-  var lyricsNotice: String?
+  /// Playback control, the session's.
+  var presenter: PlaybackPresenter { session.playback }
+  /// What the lyrics panes say instead of lyrics.
+  var lyricsNotice: String? { session.lyricsNotice }
   /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
   var lyricsSeekMode = true
   var status: StatusMessage?
@@ -67,12 +72,12 @@ public final class App {
 
   /// Creates the app and starts loading the Home pane.
   public init(_ dependencies: AppDependencies) {
-    presenter = dependencies.presenter
+    session = dependencies.session
     provider = dependencies.provider
     library = dependencies.library
     keyMap = dependencies.keyMap
-    lyricsLoader = dependencies.lyricsLoader
     lyricHighlight = dependencies.lyricHighlight
+    now = dependencies.now
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     loadHome()
   }
@@ -112,43 +117,22 @@ public final class App {
 
   /// Runs the work background tasks finished.
   public func drainInbox() {
+    session.drainInbox()
     for job in inbox.drain() { job(self) }
   }
 
-  /// The descriptor that wakes the main loop when background work finished.
-  public var inboxFileDescriptor: Int32 { inbox.fileDescriptor }
+  /// The descriptors that wake the main loop when background work finished: the app's
+  /// (catalog, library) and the session's (lyrics).
+  public var inboxFileDescriptors: [Int32] { [inbox.fileDescriptor, session.wakeFileDescriptor] }
 
   // MARK: - Global commands
 
   func handleGlobal(_ command: Command) {
+    if show(session.execute(command)) { return }
     switch command {
-    case .togglePlay:
-      presenter.togglePlay()
-    case .play:
-      if presenter.state != .playing && presenter.state != .loading { presenter.togglePlay() }
-    case .pause: presenter.pause()
-    case .stop: presenter.stop()
-    case .next: presenter.next()
-    case .previous: presenter.previous()
-    case .seek(.relative(let delta)): presenter.seek(by: delta)
-    case .seek(.absolute(let seconds)): presenter.seek(to: seconds)
-    case .volume(.relative(let delta)):
-      presenter.adjustVolume(by: delta)
-      setStatus("volume \(presenter.volume)%")
-    case .volume(.absolute(let percent)):
-      presenter.setVolume(percent)
-      setStatus("volume \(presenter.volume)%")
-    case .shuffle:
-      presenter.toggleShuffle()
-      setStatus("shuffle \(presenter.queue.isShuffled ? "on" : "off")")
-    case .repeat:
-      presenter.cycleRepeat()
-      setStatus("repeat \(presenter.queue.repeatMode.rawValue)")
     case .lyrics:
       lyricsView = LyricsViewState(
         seekMode: lyricsSeekMode, selection: currentLyricIndex, lastInput: now())
-    case .nudge(let delta): nudge(delta)
-    case .lyricLine(let index): presenter.seekToLine(index)
     case .show(let target):
       pane = target
       lyricsView = nil
@@ -182,18 +166,16 @@ public final class App {
       } else {
         shouldQuit = true
       }
-    case .queueClear:
-      presenter.clearQueue()
-    case .queueAdd(let item):
-      presenter.enqueue([Track(argument: Self.expandingHome(item))])
-      setStatus("added to the queue")
     case .playlist(let edit):
       runPlaylistEdit(edit)
     case .newPlaylist(let name):
       createPlaylist(named: name, adding: [])
-    case .status, .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
+    case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
       .remove, .moveItemUp, .moveItemDown, .playAll:
       if let hint = hint(forUnhandled: command) { setStatus(hint) }
+    case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
+      .nudge, .lyricLine, .queueAdd, .queueClear, .status:
+      break  // the session's: carried out above
     }
   }
 
@@ -202,11 +184,6 @@ public final class App {
   /// These reach the global handler on the Player pane, or away from what they work on.
   func hint(forUnhandled command: Command) -> String? {
     switch command {
-    case .status:
-      let snapshot = presenter.snapshot
-      guard let track = snapshot.track else { return "nothing is playing" }
-      let time = "\(Self.clock(snapshot.position).isEmpty ? "0:00" : Self.clock(snapshot.position))"
-      return "\(snapshot.state.rawValue): \(track.title) \(time) / \(Self.clock(snapshot.duration))"
     case .seekMode: return "seek mode is for the lyrics view: open it with l"
     case .follow: return "following is for the lyrics view: open it with l"
     case .move: return nil  // nothing to move through here: silence, like an empty list
@@ -222,6 +199,19 @@ public final class App {
         ? "this list has no tracks to play" : "play all works in an open album, artist or playlist"
     default: return nil
     }
+  }
+
+  /// Shows what the session did with a command on the status line; false when the command
+  /// was not the session's.
+  @discardableResult
+  func show(_ outcome: Outcome) -> Bool {
+    switch outcome {
+    case .done(let message?): setStatus(message, seconds: message.hasPrefix("lyrics offset") ? 2 : 4)
+    case .done(nil): break
+    case .failed(let reason): setStatus(reason, error: true)
+    case .notForSession: return false
+    }
+    return true
   }
 
   /// Sets the status line; it clears itself after `seconds`.
@@ -329,10 +319,4 @@ public final class App {
     }
   }
 
-  private func nudge(_ delta: Int) {
-    guard let track = presenter.queue.current else { return }
-    let offset = presenter.nudgeLyrics(by: delta)
-    _ = try? library?.setLyricOffset(offset, for: track.id)
-    setStatus("lyrics offset \(offset > 0 ? "+" : "")\(offset) ms", seconds: 2)
-  }
 }

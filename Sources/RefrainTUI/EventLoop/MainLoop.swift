@@ -11,7 +11,7 @@ public final class MainLoop {
   private let app: App
   private let player: any AudioPlayer
   private let terminal: Terminal
-  private var extraDescriptors: [(Int32, () -> Void)] = []
+  private var sources: [(descriptors: () -> [pollfd], handler: ([pollfd]) -> Void)] = []
 
   /// Creates a loop for `app`, with `player` the presenter's player.
   public init(app: App, player: any AudioPlayer, terminal: Terminal = Terminal()) {
@@ -23,9 +23,12 @@ public final class MainLoop {
   /// Runs after every wake-up, before drawing (control-socket watchers, session saves).
   public var onIteration: (() -> Void)?
 
-  /// Watches another descriptor (the control socket); `handler` runs when it is readable.
-  public func watch(_ descriptor: Int32, handler: @escaping () -> Void) {
-    extraDescriptors.append((descriptor, handler))
+  /// Polls more descriptors (the control socket and its clients): `descriptors` is asked
+  /// before every `poll()`, and `handler` gets them back with `revents` filled in.
+  public func watch(
+    _ descriptors: @escaping () -> [pollfd], handler: @escaping ([pollfd]) -> Void
+  ) {
+    sources.append((descriptors, handler))
   }
 
   /// Runs until the user quits; the terminal is restored even on errors.
@@ -39,17 +42,22 @@ public final class MainLoop {
       var fds = [
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
         pollfd(fd: player.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: app.inboxFileDescriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: app.inboxFileDescriptors[0], events: Int16(POLLIN), revents: 0),
+        pollfd(fd: app.inboxFileDescriptors[1], events: Int16(POLLIN), revents: 0),
       ]
-      for (fd, _) in extraDescriptors {
-        fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+      var ranges: [Range<Int>] = []
+      for source in sources {
+        let extra = source.descriptors()
+        ranges.append(fds.count..<(fds.count + extra.count))
+        fds += extra
       }
       let ready = poll(&fds, nfds_t(fds.count), timeout())
       if ready < 0 && errno != EINTR { break }
       if fds[1].revents != 0 { app.handlePlayerEvents(player.drainEvents()) }
-      if fds[2].revents != 0 { app.drainInbox() }
-      for (index, entry) in extraDescriptors.enumerated() where fds[3 + index].revents != 0 {
-        entry.1()
+      if fds[2].revents != 0 || fds[3].revents != 0 { app.drainInbox() }
+      for (source, range) in zip(sources, ranges)
+      where fds[range].contains(where: { $0.revents != 0 }) {
+        source.handler(Array(fds[range]))
       }
       // Keys last, so a key answers the freshest state; EINTR (SIGWINCH) reads KEY_RESIZE.
       for key in terminal.readKeys() {

@@ -1,18 +1,39 @@
 import Foundation
 import RefrainCore
+import RefrainSession
 import RefrainTUI
 
 /// Listens on the control socket and applies `refrain ctl` commands to the running player.
 ///
 /// One line in, one line out: `ok`, `error: REASON`, or a JSON object for `status`. A client
 /// that sends `watch` stays connected and gets a status line whenever something changes.
+///
+/// Every descriptor is non-blocking and joins the main loop's `poll()`: a client that says
+/// nothing, sends a megabyte without a newline or never reads its watch lines costs a
+/// buffer, never a wait. Requests are capped at 64 KiB, clients at 64, and a watcher whose
+/// unread lines pass 256 KiB is dropped.
 final class ControlServer {
+  /// The longest request line; a longer one is answered with an error and closed.
+  static let requestLimit = 65_536
+  /// How many bytes of unread status lines a watcher may fall behind before it is dropped.
+  static let watcherBacklogLimit = 262_144
+  /// How many clients may be connected at once; more are told so and closed.
+  static let clientLimit = 64
+
+  private struct Client {
+    var input: [UInt8] = []
+    var output: [UInt8] = []
+    var watching = false
+    /// Close once `output` is written (the answer to a one-shot command).
+    var closing = false
+  }
+
   /// The socket's path.
   let path: String
-  /// The listening descriptor, for the main loop's `poll()`.
+  /// The listening descriptor.
   let fileDescriptor: Int32
-  private var watchers: [Int32] = []
-  private var lastWatched = ""
+  private var clients: [Int32: Client] = [:]
+  private var lastWatched: SessionStatus?
 
   /// Creates the socket (directory 0700, socket 0600); refuses when another Refrain listens.
   init(path: String) throws {
@@ -44,70 +65,154 @@ final class ControlServer {
       throw UnixSocket.Failure(description: "cannot listen on \(path): \(reason)")
     }
     _ = chmod(path, 0o600)
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    UnixSocket.makeNonBlocking(fd)
     fileDescriptor = fd
   }
 
   deinit {
-    for watcher in watchers { close(watcher) }
+    for fd in clients.keys { close(fd) }
     close(fileDescriptor)
     unlink(path)
   }
 
-  /// Accepts waiting clients and answers each one's command.
-  func acceptClients(app: App) {
-    while true {
-      let client = accept(fileDescriptor, nil, nil)
-      guard client >= 0 else { return }
-      var timeout = timeval(tv_sec: 0, tv_usec: 500_000)
-      _ = setsockopt(
-        client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-      _ = setsockopt(
-        client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-      guard let line = UnixSocket.readLine(from: client) else {
-        close(client)
-        continue
+  /// What to poll: the listening socket for new clients, each client for its request (and,
+  /// while it has unwritten output, for room to write).
+  var pollDescriptors: [pollfd] {
+    var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
+    for (fd, client) in clients {
+      var events = client.closing ? 0 : Int16(POLLIN)
+      if !client.output.isEmpty { events |= Int16(POLLOUT) }
+      fds.append(pollfd(fd: fd, events: events, revents: 0))
+    }
+    return fds
+  }
+
+  /// Handles what `poll()` reported for the descriptors of ``pollDescriptors``.
+  func handle(_ ready: [pollfd], app: App) {
+    for entry in ready where entry.revents != 0 {
+      if entry.fd == fileDescriptor {
+        acceptClients()
+      } else {
+        serve(entry.fd, events: entry.revents, app: app)
       }
-      let request = line.trimmingCharacters(in: .whitespaces)
-      if request == "watch" || request == "status --watch" {
-        let status = app.statusJSON()
-        _ = UnixSocket.send(status + "\n", to: client)
-        lastWatched = Self.changeKey(status)
-        watchers.append(client)
-        continue
-      }
-      _ = UnixSocket.send(answer(request, app: app) + "\n", to: client)
-      close(client)
     }
   }
 
-  /// Sends the status to every watcher when it changed (the position counts in whole seconds).
+  /// Queues the status for every watcher when it changed (the position counts in whole
+  /// seconds), and drops watchers that stopped reading.
   func notifyWatchers(app: App) {
-    guard !watchers.isEmpty else { return }
-    let status = app.statusJSON()
-    let key = Self.changeKey(status)
-    guard key != lastWatched else { return }
-    lastWatched = key
-    watchers.removeAll { fd in
-      if UnixSocket.send(status + "\n", to: fd) { return false }
-      close(fd)
-      return true
+    guard clients.values.contains(where: \.watching) else { return }
+    let status = app.sessionStatus
+    guard status.changeKey != lastWatched else { return }
+    lastWatched = status.changeKey
+    let line = Array((SessionJSON.line(status) + "\n").utf8)
+    for (fd, client) in clients where client.watching {
+      if client.output.count + line.count > Self.watcherBacklogLimit {
+        drop(fd)
+      } else {
+        clients[fd]?.output += line
+        flush(fd)
+      }
     }
   }
 
-  /// The status with the position cut to whole seconds: what counts as a change.
-  private static func changeKey(_ status: String) -> String {
-    status.replacingOccurrences(
-      of: #""position":([0-9]+)(\.[0-9]+)?"#, with: "\"position\":$1", options: .regularExpression)
+  // MARK: - Clients
+
+  private func acceptClients() {
+    while true {
+      let fd = accept(fileDescriptor, nil, nil)
+      guard fd >= 0 else { return }
+      UnixSocket.makeNonBlocking(fd)
+      var client = Client()
+      if clients.count >= Self.clientLimit {
+        client.output = Array("error: too many control clients connected\n".utf8)
+        client.closing = true
+      }
+      clients[fd] = client
+      flush(fd)
+    }
   }
 
-  private func answer(_ request: String, app: App) -> String {
+  private func serve(_ fd: Int32, events: Int16, app: App) {
+    guard clients[fd] != nil else { return }
+    if events & Int16(POLLIN) != 0 { read(fd, app: app) }
+    if clients[fd] != nil, events & Int16(POLLOUT) != 0 { flush(fd) }
+    if clients[fd] != nil, events & Int16(POLLERR | POLLNVAL) != 0 { drop(fd) }
+  }
+
+  /// Reads what the client sent; answers each complete line.
+  private func read(_ fd: Int32, app: App) {
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    while var client = clients[fd], !client.closing {
+      let count = Foundation.read(fd, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+      guard count > 0 else {
+        // The client hung up (or failed): answer nothing more; a watcher is gone.
+        if client.output.isEmpty || client.watching { return drop(fd) }
+        clients[fd]?.closing = true
+        return
+      }
+      client.input += chunk[0..<count]
+      clients[fd] = client
+      while let newline = clients[fd]?.input.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: clients[fd]!.input[..<newline], as: UTF8.self)
+        clients[fd]?.input.removeSubrange(...newline)
+        answer(line, from: fd, app: app)
+        guard clients[fd]?.closing == false, clients[fd]?.watching == false else { break }
+      }
+      if let pending = clients[fd]?.input.count, pending > Self.requestLimit {
+        clients[fd]?.input.removeAll()
+        reply("error: a command is at most \(Self.requestLimit / 1024) KiB", to: fd)
+      }
+    }
+  }
+
+  private func answer(_ line: String, from fd: Int32, app: App) {
+    let request = line.trimmingCharacters(in: .whitespaces)
+    if request == "watch" || request == "status --watch" {
+      let status = app.sessionStatus
+      lastWatched = status.changeKey
+      clients[fd]?.watching = true
+      clients[fd]?.output += Array((SessionJSON.line(status) + "\n").utf8)
+      flush(fd)
+      return
+    }
+    let text: String
     do {
-      let command = try CommandParser.parse(request)
-      return try app.answer(remote: command)
+      text = try app.answer(remote: try CommandParser.parse(request))
     } catch {
-      return "error: \(error)"
+      text = "error: \(error)"
     }
+    reply(text, to: fd)
+  }
+
+  /// Sends a one-shot answer and closes once it is written.
+  private func reply(_ text: String, to fd: Int32) {
+    clients[fd]?.output += Array((text + "\n").utf8)
+    clients[fd]?.closing = true
+    flush(fd)
+  }
+
+  /// Writes as much queued output as the socket takes now, without waiting.
+  private func flush(_ fd: Int32) {
+    guard var client = clients[fd] else { return }
+    while !client.output.isEmpty {
+      // MSG_NOSIGNAL: a client that hung up is dropped, never a SIGPIPE for the player.
+      let written = client.output.withUnsafeBytes {
+        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0 && errno == EINTR { continue }
+      if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+      guard written > 0 else { return drop(fd) }
+      client.output.removeFirst(written)
+    }
+    clients[fd] = client
+    if client.output.isEmpty && client.closing { drop(fd) }
+  }
+
+  private func drop(_ fd: Int32) {
+    guard clients.removeValue(forKey: fd) != nil else { return }
+    close(fd)
   }
 }

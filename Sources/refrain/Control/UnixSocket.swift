@@ -78,5 +78,11 @@ enum UnixSocket {
     return String(decoding: line, as: UTF8.self)
   }
 
+  /// Makes `fd` non-blocking and closed on exec.
+  static func makeNonBlocking(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+  }
+
   static var errnoText: String { String(cString: strerror(errno)) }
 }

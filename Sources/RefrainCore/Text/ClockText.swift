@@ -1,0 +1,14 @@
+import Foundation
+
+/// The one `m:ss` formatter: progress bars, track lengths, status lines, scan estimates.
+public enum ClockText {
+  /// `m:ss` for `seconds` (rounded by `rule`, down by default: a clock shows a second once
+  /// it has passed); empty for a missing, negative or infinite value.
+  public static func minutesSeconds(
+    _ seconds: Double?, rounding rule: FloatingPointRoundingRule = .down
+  ) -> String {
+    guard let seconds, seconds.isFinite, seconds >= 0 else { return "" }
+    let total = Int(seconds.rounded(rule))
+    return "\(total / 60):" + (total % 60 < 10 ? "0" : "") + "\(total % 60)"
+  }
+}

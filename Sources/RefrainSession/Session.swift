@@ -1,0 +1,199 @@
+import Foundation
+import RefrainCore
+
+/// What ``Session/execute(_:)`` did with a command.
+public enum Outcome: Sendable, Equatable {
+  /// Carried out; `message` is what a status line may say ("volume 70%"), if anything.
+  case done(message: String?)
+  /// Not carried out; the reason fits on one line.
+  case failed(String)
+  /// Not a session command: it belongs to a front end (panes, lists, overlays, quitting).
+  case notForSession
+}
+
+/// Something that happened in the session, for front ends that follow it.
+public enum SessionEvent: Sendable, Equatable {
+  /// The player reported this (a track started, ended or failed, or a warning).
+  case player(PlayerEvent)
+  /// The current track's lyrics arrived, or it turned out to have none.
+  case lyricsChanged
+}
+
+/// One listening session: playback, the queue, the lyrics pipeline and the user's lyric
+/// offsets, shared by every front end (the full-screen player, `refrain play --events`, the
+/// control socket and its watchers).
+///
+/// Front ends send ``Command``s to ``execute(_:)``, read ``status(pane:)`` and subscribe to
+/// ``SessionEvent``s. Everything runs on one thread, the front end's loop: it polls
+/// ``player``'s wake-up descriptor (then calls ``handlePlayerEvents(_:)``) and
+/// ``wakeFileDescriptor`` (then calls ``drainInbox()``). Lyrics look-ups and library reads
+/// and writes run on ``BackgroundExecutor`` and never block that thread.
+public final class Session {
+  /// Playback control: the player, the queue, the followed lyrics.
+  public let playback: PlaybackPresenter
+  /// The audio player the session drives.
+  public let player: any AudioPlayer
+  private let library: (any LibraryPort)?
+  private let lyricsLoader: @Sendable (Track) async -> LyricsResult
+  private let inbox = Inbox<Session>()
+  private var observers: [(SessionEvent) -> Void] = []
+  /// What the lyrics pane says instead of lyrics ("looking for lyrics…", "no lyrics: …").
+  public private(set) var lyricsNotice: String?
+
+  /// Creates a session over `player`.
+  ///
+  /// - Parameters:
+  ///   - library: Where per-track lyric offsets live; `nil` keeps them for this run only.
+  ///   - lyricsLoader: Finds a track's lyrics (sidecar, tags, cache, online); runs off the
+  ///     session's thread.
+  ///   - queue: The starting queue; tests pass one with a seeded generator.
+  public init(
+    player: any AudioPlayer, library: (any LibraryPort)? = nil,
+    lyricsLoader: @escaping @Sendable (Track) async -> LyricsResult, volume: Int = 100,
+    queue: PlayQueue = PlayQueue()
+  ) {
+    self.player = player
+    self.library = library
+    self.lyricsLoader = lyricsLoader
+    playback = PlaybackPresenter(player: player, queue: queue, volume: volume)
+  }
+
+  /// Becomes readable when background work (lyrics, offsets) has finished.
+  public var wakeFileDescriptor: Int32 { inbox.fileDescriptor }
+
+  /// Applies the background work that has finished.
+  public func drainInbox() {
+    for job in inbox.drain() { job(self) }
+  }
+
+  /// Calls `observer` with every later ``SessionEvent``, on the session's thread.
+  public func subscribe(_ observer: @escaping (SessionEvent) -> Void) {
+    observers.append(observer)
+  }
+
+  /// The session now, for `ctl status`, watchers and events.
+  public func status(pane: String? = nil) -> SessionStatus {
+    SessionStatus(snapshot: playback.snapshot, lyrics: playback.lyrics?.timeline, pane: pane)
+  }
+
+  // MARK: - Player events
+
+  /// Hands the player's events to playback, starts the lyrics look-up for a new track, and
+  /// tells the observers.
+  public func handlePlayerEvents(_ events: [PlayerEvent]) {
+    for event in events {
+      playback.handle(event)
+      switch event {
+      case .started(let track, _): lookUpLyrics(for: track)
+      case .trackEnded: if playback.isFinished { lyricsNotice = nil }
+      case .failed, .warning: break
+      }
+      notify(.player(event))
+    }
+  }
+
+  private func lookUpLyrics(for track: Track) {
+    playback.setLyrics(nil)
+    lyricsNotice = "looking for lyrics…"
+    let loader = lyricsLoader
+    let library = library
+    let inbox = inbox
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
+      let result = await loader(track)
+      let offset = (try? library?.lyricOffset(for: track.id)) ?? 0
+      inbox.post { session in
+        guard session.playback.queue.current == track else { return }
+        session.showLyrics(result, offset: offset)
+      }
+    }
+  }
+
+  private func showLyrics(_ result: LyricsResult, offset: Int) {
+    switch result {
+    case .found(let document, _):
+      playback.setLyrics(document, userOffsetMs: offset)
+      lyricsNotice = document.isSynced ? nil : "plain lyrics (not synced)"
+    case .instrumental:
+      lyricsNotice = "no lyrics: instrumental"
+    case .notFound(let reasons):
+      lyricsNotice = "no lyrics: \(reasons.last ?? "not found")"
+    }
+    notify(.lyricsChanged)
+  }
+
+  private func notify(_ event: SessionEvent) {
+    for observer in observers { observer(event) }
+  }
+
+  // MARK: - Commands
+
+  /// Carries out a playback, queue or lyrics command; others are ``Outcome/notForSession``.
+  public func execute(_ command: Command) -> Outcome {
+    switch command {
+    case .togglePlay: playback.togglePlay()
+    case .play:
+      if playback.state != .playing && playback.state != .loading { playback.togglePlay() }
+    case .pause: playback.pause()
+    case .stop: playback.stop()
+    case .next: playback.next()
+    case .previous: playback.previous()
+    case .seek(.relative(let delta)): playback.seek(by: delta)
+    case .seek(.absolute(let seconds)): playback.seek(to: seconds)
+    case .volume(.relative(let delta)):
+      playback.adjustVolume(by: delta)
+      return .done(message: "volume \(playback.volume)%")
+    case .volume(.absolute(let percent)):
+      playback.setVolume(percent)
+      return .done(message: "volume \(playback.volume)%")
+    case .shuffle:
+      playback.toggleShuffle()
+      return .done(message: "shuffle \(playback.queue.isShuffled ? "on" : "off")")
+    case .repeat:
+      playback.cycleRepeat()
+      return .done(message: "repeat \(playback.queue.repeatMode.rawValue)")
+    case .nudge(let delta): return nudge(delta)
+    case .lyricLine(let index):
+      guard let timeline = playback.lyrics?.timeline, timeline.isSynced, timeline.count > 0 else {
+        return .failed("no synced lyrics to seek in")
+      }
+      guard index < timeline.count else {
+        return .failed("line \(index) is past the last line (\(timeline.count - 1))")
+      }
+      playback.seekToLine(index)
+    case .queueClear: playback.clearQueue()
+    case .queueAdd(let item):
+      playback.enqueue([Track(argument: Self.expandingHome(item))])
+      return .done(message: "added to the queue")
+    case .status: return .done(message: summary)
+    default: return .notForSession
+    }
+    return .done(message: nil)
+  }
+
+  /// One line on what is playing: `playing: Title 0:12 / 3:04`.
+  public var summary: String {
+    let snapshot = playback.snapshot
+    guard let track = snapshot.track else { return "nothing is playing" }
+    let position = ClockText.minutesSeconds(snapshot.position)
+    return "\(snapshot.state.rawValue): \(track.title) \(position.isEmpty ? "0:00" : position) / "
+      + ClockText.minutesSeconds(snapshot.duration)
+  }
+
+  /// Shifts the lyrics; the new offset is saved for the track in the background.
+  private func nudge(_ delta: Int) -> Outcome {
+    guard let track = playback.queue.current else { return .failed("nothing is playing") }
+    let offset = playback.nudgeLyrics(by: delta)
+    if let library {
+      Task.detached(executorPreference: BackgroundExecutor.shared) {
+        _ = try? library.setLyricOffset(offset, for: track.id)
+      }
+    }
+    return .done(message: "lyrics offset \(offset > 0 ? "+" : "")\(offset) ms")
+  }
+
+  /// `~` and `~/…` with the user's home folder.
+  public static func expandingHome(_ path: String) -> String {
+    guard path == "~" || path.hasPrefix("~/") else { return path }
+    return NSString(string: path).expandingTildeInPath
+  }
+}

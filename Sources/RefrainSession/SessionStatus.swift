@@ -1,0 +1,102 @@
+import Foundation
+import RefrainCore
+
+/// The listening session as every front end reports it: `refrain ctl status`, `--watch`,
+/// `refrain play --events`, and later MPRIS and the listening room.
+///
+/// Encoded with ``SessionJSON``; the keys are the `ctl status` contract. A track's `artist`,
+/// `album` and `duration` are `null` when unknown; the track fields are absent when nothing
+/// is loaded, and `line`/`line_index` when no synced line is being sung.
+public struct SessionStatus: Sendable, Equatable, Encodable {
+  /// loading, playing, paused, stopped or idle.
+  public var state: PlayerState
+  /// The audible position in seconds, to the millisecond.
+  public var position: Double
+  /// The volume, 0...100 percent.
+  public var volume: Int
+  /// Whether shuffle is on.
+  public var shuffle: Bool
+  /// The repeat mode.
+  public var `repeat`: RepeatMode
+  /// The pane a full-screen front end shows; `nil` for front ends without panes.
+  public var pane: String?
+  /// The current track's title.
+  public var track: String?
+  /// The current track's artist.
+  public var artist: String?
+  /// The current track's album.
+  public var album: String?
+  /// The current track's duration in seconds, when known.
+  public var duration: Double?
+  /// The lyric line being sung.
+  public var line: String?
+  /// The index of the lyric line being sung.
+  public var lineIndex: Int?
+  /// Why the last track was skipped.
+  public var lastError: String?
+
+  /// Creates a status from a playback snapshot and the lyrics being followed.
+  public init(snapshot: PlaybackSnapshot, lyrics: LyricTimeline?, pane: String? = nil) {
+    state = snapshot.state
+    position = (snapshot.position * 1000).rounded() / 1000
+    volume = snapshot.volume
+    shuffle = snapshot.isShuffled
+    self.repeat = snapshot.repeatMode
+    self.pane = pane
+    if let current = snapshot.track {
+      track = current.title
+      artist = current.artist
+      album = current.album
+      duration = snapshot.duration
+    }
+    if let lyrics, let index = lyrics.index(at: snapshot.position) {
+      line = lyrics.lines[index].text
+      lineIndex = index
+    }
+    lastError = snapshot.lastError
+  }
+
+  /// The same status with the position cut to whole seconds: what counts as a change for
+  /// a watcher (a progress bar moves once a second).
+  public var changeKey: SessionStatus {
+    var key = self
+    key.position = position.rounded(.down)
+    return key
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case state, position, volume, shuffle, `repeat`, pane, track, artist, album, duration, line
+    case lineIndex = "line_index"
+    case lastError = "last_error"
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(state, forKey: .state)
+    try container.encode(position, forKey: .position)
+    try container.encode(volume, forKey: .volume)
+    try container.encode(shuffle, forKey: .shuffle)
+    try container.encode(self.repeat, forKey: .repeat)
+    try container.encodeIfPresent(pane, forKey: .pane)
+    if let track {
+      try container.encode(track, forKey: .track)
+      try container.encode(artist, forKey: .artist)
+      try container.encode(album, forKey: .album)
+      try container.encode(duration, forKey: .duration)
+    }
+    try container.encodeIfPresent(line, forKey: .line)
+    try container.encodeIfPresent(lineIndex, forKey: .lineIndex)
+    try container.encodeIfPresent(lastError, forKey: .lastError)
+  }
+}
+
+/// The one JSON encoder for everything Refrain prints as JSON: sorted keys, one line.
+public enum SessionJSON {
+  /// Encodes `value` as one line of JSON; `{}` if it cannot be encoded (never for our types).
+  public static func line<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
