@@ -693,12 +693,12 @@ def session_refrain(ctx: dict, window: float, paused: float, stopped: float, cal
 
 
 def session_line_style(ctx: dict, window: float) -> dict:
-    """Section 6 again with `display.lyrics_highlight = "line"` (the whole sung line bold green)."""
+    """Section 6 again with `display.lyrics_highlight = "marker"` (only a ▶ marks the sung line)."""
     out: dict = {}
     app = RefrainTUI(ctx["bin"], ctx["tui_tmp"] / "line-style", ctx["tui_output"], ctx["pulse_env"])
     config = app.home / "config" / "refrain"
     config.mkdir(parents=True, exist_ok=True)
-    (config / "config.toml").write_text('[display]\nlyrics_highlight = "line"\n')
+    (config / "config.toml").write_text('[display]\nlyrics_highlight = "marker"\n')
     pane = app.start("line-style")
     try:
         _, error = _lyrics_view_playing(app)
@@ -1324,8 +1324,8 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         add("| | bytes/s | bytes in window | redraws/s | bytes per redraw, median (max) | full-screen clears |")
         add("| --- | --- | --- | --- | --- | --- |")
         ls = R.get("line_style") or {}
-        for label, t in (("Refrain (a ▶ marks the sung line: the default)", tr),
-                         ('Refrain, `display.lyrics_highlight = "line"` (a second session)', ls.get("traffic")),
+        for label, t in (("Refrain (the sung line bold green beside a ▶: the default)", tr),
+                         ('Refrain, `display.lyrics_highlight = "marker"` (a second session)', ls.get("traffic")),
                          ("cmus", ctr)):
             if t:
                 add(f"| {label} | {t['bytes_per_s']:.0f} | {t['bytes']:,} | {t['bursts_per_s']:.2f} | "
@@ -1333,15 +1333,15 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         add("")
         if ctr and ctr["bytes_per_s"]:
             ratio = tr["bytes_per_s"] / ctr["bytes_per_s"]
-            add(f"Refrain / cmus: **{ratio:.2f}×** (target ≤ 0.5×).")
+            add(f"Refrain / cmus: **{ratio:.2f}×** (target ≤ 1.0×).")
             if ls.get("traffic"):
-                add(f"With the whole sung line bold green: {ls['traffic']['bytes_per_s'] / ctr['bytes_per_s']:.2f}× "
+                add(f"With only the ▶ marking the sung line: {ls['traffic']['bytes_per_s'] / ctr['bytes_per_s']:.2f}× "
                     f"(track position {ls.get('position_at_start')} s → {ls.get('position_at_end')} s). "
-                    "A terminal cannot recolour text without receiving it again, so each line change then "
-                    "sends the old line plain and the new one highlighted; with the marker it is a scroll and "
-                    "the ▶ moving.")
+                    "A terminal cannot recolour text without receiving it again, so with the default each "
+                    "line change sends the old line plain and the new one highlighted; with the marker "
+                    "alone it is a scroll and the ▶ moving.")
             elif ls.get("error"):
-                add(f'`display.lyrics_highlight = "line"`: **not measured**: {ls["error"]}.')
+                add(f'`display.lyrics_highlight = "marker"`: **not measured**: {ls["error"]}.')
             add("")
         add("A redraw of median size, as written (`\\e` is ESC): Refrain `" + tr["typical"].replace("`", "'") + "`"
             + ("; cmus `" + ctr["typical"].replace("`", "'") + "`" if ctr else "") + ".")
@@ -1349,7 +1349,7 @@ def render(R: dict, ctx_tmp: str | None = None) -> list[str]:
         if tr.get("largest"):
             add("Refrain's largest redraw (a lyric line change) as written: `"
                 + tr["largest"].replace("`", "'") + "`"
-                + ("; with the line style: `" + ls["traffic"]["largest"].replace("`", "'") + "`"
+                + ("; with the marker style: `" + ls["traffic"]["largest"].replace("`", "'") + "`"
                    if ls.get("traffic", {}).get("largest") else "") + ".")
             add("")
         if s.get("screen"):

@@ -3,9 +3,13 @@ import ArgumentParser
 /// The `refrain` command: the player, and its headless subcommands.
 @main
 struct Refrain: ParsableCommand {
+  /// The release this binary is, for `refrain --version`.
+  static let version = "0.2.0-dev"
+
   static let configuration = CommandConfiguration(
     commandName: "refrain",
     abstract: "A keyboard-driven terminal music player with synchronized lyrics.",
+    version: version,
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
       SearchCommand.self, KeysCommand.self, CtlCommand.self, LibraryStressCommand.self,

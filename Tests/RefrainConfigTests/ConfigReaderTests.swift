@@ -40,7 +40,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertTrue(defaults.usesColors)
     XCTAssertTrue(defaults.coverArt)
     XCTAssertFalse(defaults.mouse)
-    XCTAssertEqual(defaults.lyricHighlight, .marker)
+    XCTAssertEqual(defaults.lyricHighlight, .line)
     XCTAssertEqual(defaults.keyBindings, [])
   }
 
@@ -72,7 +72,7 @@ final class ConfigReaderTests: XCTestCase {
       theme = "mono"
       cover_art = false
       mouse = true
-      lyrics_highlight = "line"
+      lyrics_highlight = "marker"
       """)
     XCTAssertEqual(result.problems, [])
     let configuration = result.configuration
@@ -91,7 +91,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertFalse(configuration.usesColors)
     XCTAssertFalse(configuration.coverArt)
     XCTAssertTrue(configuration.mouse)
-    XCTAssertEqual(configuration.lyricHighlight, .line)
+    XCTAssertEqual(configuration.lyricHighlight, .marker)
   }
 
   func testEmptyStringsMeanUnset() {
@@ -179,7 +179,7 @@ final class ConfigReaderTests: XCTestCase {
       ("[display]\ncover_art = 1", "display.cover_art", "true or false"),
       ("[display]\nmouse = 2024-01-01", "display.mouse", "a date"),
       (
-        "[display]\nlyrics_highlight = \"glow\"", "display.lyrics_highlight", "\"marker\", \"line\""
+        "[display]\nlyrics_highlight = \"glow\"", "display.lyrics_highlight", "\"line\", \"marker\""
       ),
       ("audio = 5", "audio", "must be a table"),
     ]

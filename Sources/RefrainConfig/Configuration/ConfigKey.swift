@@ -93,8 +93,8 @@ public struct ConfigKey: Sendable, Hashable {
       table: "display", name: "mouse", defaultValue: "false",
       summary: "Use mouse clicks and the wheel (off keeps the terminal's own text selection)."),
     ConfigKey(
-      table: "display", name: "lyrics_highlight", defaultValue: "\"marker\"",
-      summary: "The sung line in the lyrics view: marker (a ▶ beside it) or line (bold colour)."),
+      table: "display", name: "lyrics_highlight", defaultValue: "\"line\"",
+      summary: "The sung line in the lyrics view: line (bold colour and a ▶) or marker (a ▶ only)."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

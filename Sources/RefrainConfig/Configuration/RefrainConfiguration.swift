@@ -93,7 +93,7 @@ public struct RefrainConfiguration: Sendable, Equatable {
   /// Whether mouse clicks and the wheel are used (`display.mouse`).
   public var mouse = false
   /// How the lyrics view marks the line being sung (`display.lyrics_highlight`).
-  public var lyricHighlight: LyricHighlight = .marker
+  public var lyricHighlight: LyricHighlight = .line
 
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.

@@ -20,7 +20,7 @@ public struct AppDependencies {
   /// Creates the dependencies.
   public init(
     session: Session, provider: any CatalogProvider, library: LibraryStore?,
-    keyMap: KeyMap = .standard, startupNotice: String? = nil, lyricHighlight: LyricHighlight = .marker,
+    keyMap: KeyMap = .standard, startupNotice: String? = nil, lyricHighlight: LyricHighlight = .line,
     now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
   ) {
     self.session = session

@@ -8,10 +8,12 @@ public enum Style: Int, Sendable, Hashable, CaseIterable {
 
 /// How the lyrics view marks the line being sung (`display.lyrics_highlight`).
 public enum LyricHighlight: String, Sendable, CaseIterable {
-  /// A coloured ▶ beside the line; a line change sends about 50 bytes to the terminal.
-  case marker
-  /// The whole line in bold colour; a line change resends both lines' text, 90–120 bytes.
+  /// The line's text bold in the sung-line colour, with a ▶ beside it (the default); a line
+  /// change resends both lines' text, 90–120 bytes.
   case line
+  /// Only a coloured ▶ beside the line, for very slow links: a line change sends about
+  /// 50 bytes.
+  case marker
 }
 
 /// A rectangle of cells.

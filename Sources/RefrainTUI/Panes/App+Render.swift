@@ -122,14 +122,15 @@ extension App {
     let focusRow = starts.indices.contains(focus) ? starts[focus] : 0
     // The focused line stays centred: rows above the first line are left blank.
     let top = focusRow - body.height / 2
-    // A marker leaves the line's text as it was, so a line change only scrolls and moves it.
+    // The ▶ is drawn in both styles (under NO_COLOR it tells the line apart beside bold);
+    // marker-only leaves the text as it was, so a line change only scrolls and moves it.
     let marks = lyricHighlight == .marker
     for row in 0..<body.height where wrapped.indices.contains(top + row) {
       let entry = wrapped[top + row]
       let y = body.y + row
       clickMap.lyricLines[y] = entry.line
       let isCurrent = entry.line == current
-      if isCurrent, marks {
+      if isCurrent {
         grid.put(top + row == starts[entry.line] ? "▶" : "▏", x: body.x - 2, y: y, style: .marker)
       }
       if isCurrent,

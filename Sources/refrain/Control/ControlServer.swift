@@ -123,6 +123,10 @@ final class ControlServer {
       let fd = accept(fileDescriptor, nil, nil)
       guard fd >= 0 else { return }
       UnixSocket.makeNonBlocking(fd)
+      // A small kernel buffer: what a slow reader has not taken stays in our own, counted
+      // buffer, so a stalled watcher is noticed after 256 KiB rather than 256 + 200 KiB.
+      var size: Int32 = 16_384
+      _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
       var client = Client()
       if clients.count >= Self.clientLimit {
         client.output = Array("error: too many control clients connected\n".utf8)
