@@ -47,7 +47,7 @@ let package = Package(
     .target(
       name: "RefrainConfig",
       dependencies: [
-        "RefrainCore", "RefrainTUI", .product(name: "TOMLKit", package: "TOMLKit"),
+        "RefrainCore", .product(name: "TOMLKit", package: "TOMLKit"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -77,9 +77,10 @@ let package = Package(
         "RefrainTUI", "RefrainSession", "RefrainCore", "RefrainCatalog", "RefrainTestSupport",
       ]),
     .testTarget(
-      name: "RefrainSessionTests", dependencies: ["RefrainSession", "RefrainCore", "RefrainTestSupport"]),
+      name: "RefrainSessionTests",
+      dependencies: ["RefrainSession", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
-      name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore", "RefrainTUI"]),
+      name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,6 @@ int64_t refrain_mpg123_feedseek(mpg123_handle *mh, int64_t sample, int64_t *inpu
 
 int64_t refrain_mpg123_length(mpg123_handle *mh) { return (int64_t)mpg123_length(mh); }
 
-int64_t refrain_mpg123_tell(mpg123_handle *mh) { return (int64_t)mpg123_tell(mh); }
 
 int refrain_mpg123_set_filesize(mpg123_handle *mh, int64_t size) {
   return mpg123_set_filesize(mh, (off_t)size);

@@ -18,7 +18,6 @@ int refrain_set_utf8_ctype(void) {
 }
 
 int refrain_has_colors(void) { return has_colors(); }
-int refrain_colors(void) { return COLORS; }
 
 unsigned int refrain_attr(int bold, int reverse, int underline, int dim) {
   attr_t a = A_NORMAL;
@@ -42,7 +41,6 @@ int refrain_get_key(uint32_t *out, int *is_function_key) {
   return result == ERR ? 0 : 1;
 }
 
-int refrain_key_resize(void) { return KEY_RESIZE; }
 
 int refrain_set_mouse(int on) {
   /* Presses only: a click is a press (no click-timing delay), the wheel is button 4 / 5. */

@@ -1,5 +1,5 @@
 import ArgumentParser
-import RefrainTUI
+import RefrainCore
 
 /// `refrain keys`: lists every key binding (docs/keys.md is generated from it).
 struct KeysCommand: ParsableCommand {

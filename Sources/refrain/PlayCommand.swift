@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RefrainAudio
+import RefrainConfig
 import RefrainCore
 
 /// `refrain play`: plays files or URLs without the full-screen UI.
@@ -19,7 +20,7 @@ struct PlayCommand: ParsableCommand {
   var items: [String]
 
   @Option(help: "Audio output: pulse, null (a silent real-time clock) or wav:PATH.")
-  var output: String = "pulse"
+  var output: PlayOutput = .pulse
 
   @Option(help: "Start the first track at this many seconds.")
   var start: Double = 0
@@ -40,26 +41,25 @@ struct PlayCommand: ParsableCommand {
     guard (0...100).contains(volume) else { throw ValidationError("--volume takes 0 to 100") }
     guard start >= 0 else { throw ValidationError("--start takes a position of 0 or more") }
     if let duration, duration <= 0 { throw ValidationError("--duration takes a positive length") }
-    guard ["pulse", "null"].contains(output) || output.hasPrefix("wav:") else {
-      throw ValidationError("--output takes pulse, null or wav:PATH")
-    }
   }
 
   func run() throws {
     let audioOutput: any AudioOutput
     switch output {
-    case "pulse":
+    case .pulse:
       do {
         try PulseOutput.probe()
       } catch {
         Self.fail("\(error)", events: events)
         throw ExitCode(3)
       }
-      audioOutput = PulseOutput()
-    case "null":
+      let environment = ProcessInfo.processInfo.environment
+      audioOutput = PulseOutput(
+        bufferTarget: RefrainConfiguration().bufferTarget(environment: environment))
+    case .null:
       audioOutput = NullOutput()
-    default:
-      audioOutput = WavOutput(path: String(output.dropFirst(4)))
+    case .wav(let path):
+      audioOutput = WavOutput(path: path)
     }
     let tracks = items.map(Track.init(argument:))
     let session = HeadlessSession(
@@ -78,4 +78,23 @@ struct PlayCommand: ParsableCommand {
       JSONLine([("event", .string("error")), ("message", .string(message))]).writeLine()
     }
   }
+}
+
+/// Where `refrain play` sends its audio: `pulse`, `null` or `wav:PATH`.
+enum PlayOutput: ExpressibleByArgument, Equatable {
+  case pulse
+  case null
+  case wav(String)
+
+  init?(argument: String) {
+    switch argument {
+    case "pulse": self = .pulse
+    case "null": self = .null
+    default:
+      guard argument.hasPrefix("wav:"), argument.count > 4 else { return nil }
+      self = .wav(String(argument.dropFirst(4)))
+    }
+  }
+
+  static var allValueStrings: [String] { ["pulse", "null", "wav:PATH"] }
 }

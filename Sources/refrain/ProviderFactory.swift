@@ -1,42 +1,40 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 import RefrainCatalog
+import RefrainConfig
 import RefrainCore
 
-/// The catalogs a command can name with `--provider`.
-let providerNames = ["demo", "local", "deezer"]
+/// `--provider demo|local|deezer` and `--output pulse|null` read as the configuration's
+/// own choices, so the command line and config.toml name them alike.
+extension RefrainConfiguration.Provider: ExpressibleByArgument {}
+extension RefrainConfiguration.Output: ExpressibleByArgument {}
 
-/// Makes the catalog provider called `name`, reading paths and URLs from `environment`;
-/// `deezerURL` is config.toml's `online.deezer_url` (`REFRAIN_DEEZER_URL` wins).
+/// Makes the catalog `provider`, reading paths from `environment` and the online catalog's
+/// root from `configuration` (`REFRAIN_DEEZER_URL` over `online.deezer_url`).
 func makeProvider(
-  name: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-  deezerURL: URL? = nil
+  _ provider: RefrainConfiguration.Provider, configuration: RefrainConfiguration,
+  environment: [String: String] = ProcessInfo.processInfo.environment
 ) throws -> any CatalogProvider {
-  switch name {
-  case "local":
+  switch provider {
+  case .local:
     return LocalCatalogProvider(store: try LibraryStore.openDefault(environment: environment))
-  case "demo":
+  case .demo:
     guard let resources = ResourceLocator.resources else { throw ProviderFactoryError.noResources }
     return try DemoCatalogProvider(resources: resources)
-  case "deezer":
-    return DeezerCatalogProvider(environment: environment, config: deezerURL?.absoluteString)
-  default:
-    throw ProviderFactoryError.unknown(name)
+  case .deezer:
+    return DeezerCatalogProvider(
+      baseURL: configuration.deezerURL(environment: environment), environment: environment)
   }
 }
 
 /// Why no provider could be made.
 enum ProviderFactoryError: Error, CustomStringConvertible {
-  /// The name is not one of ``providerNames``.
-  case unknown(String)
   /// Refrain's resources folder (with the demo catalog) was not found.
   case noResources
 
   var description: String {
     switch self {
-    case .unknown(let name):
-      return "there is no catalog called \(name); use one of: "
-        + providerNames.joined(separator: ", ")
     case .noResources:
       return "cannot find Refrain's resources (the demo catalog); set REFRAIN_RESOURCES"
     }

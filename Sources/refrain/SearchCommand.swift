@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RefrainCatalog
+import RefrainConfig
 import RefrainCore
 
 /// `refrain search`: searches a catalog and prints the results.
@@ -18,7 +19,7 @@ struct SearchCommand: ParsableCommand {
   var query: [String]
 
   @Option(help: "The catalog: demo, local (your scanned folders) or deezer.")
-  var provider = "demo"
+  var provider: RefrainConfiguration.Provider = .demo
 
   @Option(help: "What to look for: track, album, artist or playlist.")
   var type = "track"
@@ -30,9 +31,6 @@ struct SearchCommand: ParsableCommand {
   var json = false
 
   func validate() throws {
-    guard providerNames.contains(provider) else {
-      throw ValidationError("--provider takes " + providerNames.joined(separator: ", "))
-    }
     guard SearchKind(rawValue: type) != nil else {
       throw ValidationError("--type takes track, album, artist or playlist")
     }
@@ -44,14 +42,17 @@ struct SearchCommand: ParsableCommand {
     let text = query.joined(separator: " ")
     let page: Page<CatalogItem>
     do {
-      let catalog = try makeProvider(name: provider)
+      let environment = ProcessInfo.processInfo.environment
+      let configuration = RefrainConfiguration.load(environment: environment).configuration
+      let catalog = try makeProvider(
+        provider, configuration: configuration, environment: environment)
       let limit = limit
       page = try waitFor { try await catalog.search(text, kind: kind, offset: 0, limit: limit) }
     } catch {
       FileHandle.standardError.write(Data("refrain search: \(error)\n".utf8))
       throw ExitCode(1)
     }
-    if provider == "local", page.items.isEmpty, let library = try? LibraryStore.openDefault(),
+    if provider == .local, page.items.isEmpty, let library = try? LibraryStore.openDefault(),
       (try? LocalCatalogProvider(store: library).trackCount()) == 0
     {
       FileHandle.standardError.write(

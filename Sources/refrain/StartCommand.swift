@@ -15,19 +15,13 @@ struct StartCommand: ParsableCommand {
     shouldDisplay: false)
 
   @Option(help: "The catalog to open: demo, local or deezer (default: config.toml's, else demo).")
-  var provider: String?
+  var provider: RefrainConfiguration.Provider?
 
   @Option(help: "Audio output: pulse, or null (silent, real-time clock) (default: config.toml's).")
-  var output: String?
+  var output: RefrainConfiguration.Output?
 
   @Option(help: "The control socket for `refrain ctl` (default: $XDG_RUNTIME_DIR/refrain/socket).")
   var socket: String?
-
-  func validate() throws {
-    if let output, !["pulse", "null"].contains(output) {
-      throw ValidationError("--output takes pulse or null")
-    }
-  }
 
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
@@ -37,7 +31,7 @@ struct StartCommand: ParsableCommand {
     for problem in loaded.problems { logger.warning("\(problem.description)") }
     let config = loaded.configuration
     // libpulse reads PULSE_SERVER; the variable, when set, wins over the file.
-    if let server = config.pulseServer, environment["PULSE_SERVER"] == nil {
+    if let server = config.pulseServer(environment: environment) {
       setenv("PULSE_SERVER", server, 0)
     }
     let control: ControlServer
@@ -53,20 +47,18 @@ struct StartCommand: ParsableCommand {
     let catalog: any CatalogProvider
     do {
       catalog = try makeProvider(
-        name: provider ?? config.provider.rawValue, environment: environment,
-        deezerURL: config.deezerURL)
+        provider ?? config.provider, configuration: config, environment: environment)
     } catch {
       FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
       throw ExitCode(1)
     }
     var notice: String? = loaded.notice
     let audio: any AudioOutput
-    if (output ?? config.output.rawValue) == "pulse" {
+    if (output ?? config.output) == .pulse {
       do {
         try PulseOutput.probe()
         audio = PulseOutput(
-          bufferTarget: environment["REFRAIN_BUFFER_MS"] == nil
-            ? config.bufferTarget : PulseOutput.bufferTarget(),
+          bufferTarget: config.bufferTarget(environment: environment),
           sink: config.pulseSink)
       } catch {
         notice = "no audio server: set PULSE_SERVER — playing silently"

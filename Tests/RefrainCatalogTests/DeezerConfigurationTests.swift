@@ -7,27 +7,8 @@ import XCTest
 final class DeezerConfigurationTests: XCTestCase {
   // MARK: - Base URL
 
-  func testTheEnvironmentWinsOverTheConfigFile() {
-    let url = DeezerCatalogProvider.baseURL(
-      environment: ["REFRAIN_DEEZER_URL": "http://127.0.0.1:9/"], config: "http://127.0.0.1:8")
-    XCTAssertEqual(url?.absoluteString, "http://127.0.0.1:9/")
-  }
-
-  func testTheConfigFileIsUsedWhenTheEnvironmentIsEmpty() {
-    let url = DeezerCatalogProvider.baseURL(
-      environment: ["REFRAIN_DEEZER_URL": "  "], config: "http://127.0.0.1:8")
-    XCTAssertEqual(url?.absoluteString, "http://127.0.0.1:8")
-  }
-
-  func testAddressesThatAreNotHTTPAreIgnored() {
-    XCTAssertNil(
-      DeezerCatalogProvider.baseURL(
-        environment: ["REFRAIN_DEEZER_URL": "file:///etc"], config: "not a url"))
-    XCTAssertNil(DeezerCatalogProvider.baseURL(environment: [:], config: nil))
-  }
-
   func testWithoutAnAddressEveryCallSaysHowToConfigure() async {
-    let provider = DeezerCatalogProvider(environment: [:], diskCache: false)
+    let provider = DeezerCatalogProvider(baseURL: nil, environment: [:], diskCache: false)
     XCTAssertNil(provider.baseURL)
     let expected = CatalogError.unavailable(DeezerCatalogProvider.notConfiguredMessage)
     let track = CatalogTrack(id: "1", provider: "deezer", title: "x")

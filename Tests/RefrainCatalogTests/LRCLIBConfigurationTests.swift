@@ -4,27 +4,9 @@ import XCTest
 
 @testable import RefrainCatalog
 
-/// Tests of the LRCLIB base URL setting and of record ranking, without a server.
+/// Tests of the LRCLIB request paths and of record ranking, without a server.
 final class LRCLIBConfigurationTests: XCTestCase {
   // MARK: - Base URL
-
-  func test_defaultBaseURL_readsTheEnvironment() {
-    let url = LRCLIBLyricsSource.defaultBaseURL(
-      environment: ["REFRAIN_LRCLIB_URL": "http://127.0.0.1:8080/lrclib"])
-    XCTAssertEqual(url?.absoluteString, "http://127.0.0.1:8080/lrclib")
-  }
-
-  func test_defaultBaseURL_withoutTheVariable_isTheBuiltInDefault() {
-    XCTAssertEqual(
-      LRCLIBLyricsSource.defaultBaseURL(environment: [:]), LRCLIBLyricsSource.builtInBaseURL)
-  }
-
-  func test_defaultBaseURL_emptyOrInvalid_turnsLookupOff() {
-    for value in ["", "  ", "not a url", "ftp://127.0.0.1/", "/just/a/path"] {
-      XCTAssertNil(
-        LRCLIBLyricsSource.defaultBaseURL(environment: ["REFRAIN_LRCLIB_URL": value]), value)
-    }
-  }
 
   func test_requestPaths_keepTheBaseURLPath() async throws {
     let source = LRCLIBLyricsSource(

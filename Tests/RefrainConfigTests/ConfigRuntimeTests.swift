@@ -38,7 +38,41 @@ final class ConfigRuntimeTests: XCTestCase {
     XCTAssertEqual(configuration.deezerURL(environment: environment)?.port, 3)
     XCTAssertNil(configuration.lrclibURL(environment: environment), "set but empty turns it off")
     XCTAssertEqual(configuration.pulseServer(environment: environment), "unix:/tmp/pulse")
-    XCTAssertNil(configuration.deezerURL(environment: ["REFRAIN_DEEZER_URL": "ftp://x"]))
+    XCTAssertEqual(configuration.deezerURL(environment: ["REFRAIN_DEEZER_URL": "ftp://x"])?.port, 1)
+  }
+
+  func testAnEmptyOrInvalidCatalogVariableFallsBackToTheFile() {
+    let configuration = configuration("[online]\ndeezer_url = \"http://127.0.0.1:8\"")
+    for value in ["", "  ", "file:///etc", "not a url"] {
+      XCTAssertEqual(
+        configuration.deezerURL(environment: ["REFRAIN_DEEZER_URL": value])?.port, 8, value)
+    }
+    XCTAssertNil(RefrainConfiguration().deezerURL(environment: [:]), "no address is built in")
+    XCTAssertEqual(
+      configuration.deezerURL(environment: ["REFRAIN_DEEZER_URL": "http://127.0.0.1:9/api"])?
+        .absoluteString, "http://127.0.0.1:9/api", "a path prefix is kept")
+  }
+
+  func testAnEmptyOrInvalidLyricsVariableTurnsLookupOff() {
+    let configuration = configuration("[online]\nlrclib_url = \"http://127.0.0.1:2\"")
+    for value in ["", "  ", "not a url", "ftp://127.0.0.1/", "/just/a/path"] {
+      XCTAssertNil(configuration.lrclibURL(environment: ["REFRAIN_LRCLIB_URL": value]), value)
+    }
+    XCTAssertNil(RefrainConfiguration().lrclibURL(environment: [:]), "no address is built in")
+    XCTAssertEqual(
+      configuration.lrclibURL(environment: ["REFRAIN_LRCLIB_URL": "http://127.0.0.1:8080/lrclib"])?
+        .absoluteString, "http://127.0.0.1:8080/lrclib")
+  }
+
+  func testTheBufferVariableWinsAndIsClamped() {
+    let configuration = configuration("[audio]\nbuffer_ms = 250")
+    XCTAssertEqual(configuration.bufferTarget(environment: [:]), 0.25, accuracy: 1e-9)
+    let cases: [(String, Double)] = [("500", 0.5), ("5", 0.02), ("90000", 2), ("soon", 0.25)]
+    for (value, expected) in cases {
+      XCTAssertEqual(
+        configuration.bufferTarget(environment: ["REFRAIN_BUFFER_MS": value]), expected,
+        accuracy: 1e-9, value)
+    }
   }
 
   // MARK: - Lyrics

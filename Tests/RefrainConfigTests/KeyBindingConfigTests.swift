@@ -1,5 +1,4 @@
 import RefrainCore
-import RefrainTUI
 import XCTest
 
 @testable import RefrainConfig

@@ -108,10 +108,10 @@ final class PresenterQueueTests: XCTestCase {
 
   func testRemoveInvalidIndexDoesNothing() {
     let (presenter, player) = PresenterFixture.playing("a")
-    let version = presenter.version
+    let before = presenter.snapshot
     presenter.removeFromQueue(at: 3)
     XCTAssertEqual(player.calls, [])
-    XCTAssertEqual(presenter.version, version)
+    XCTAssertEqual(presenter.snapshot, before)
   }
 
   // MARK: - Moving and clearing

@@ -9,6 +9,5 @@ int refrain_mpg123_open(mpg123_handle *mh, const char *path);
 int64_t refrain_mpg123_seek(mpg123_handle *mh, int64_t sample);
 int64_t refrain_mpg123_feedseek(mpg123_handle *mh, int64_t sample, int64_t *input_offset);
 int64_t refrain_mpg123_length(mpg123_handle *mh);
-int64_t refrain_mpg123_tell(mpg123_handle *mh);
 int refrain_mpg123_set_filesize(mpg123_handle *mh, int64_t size);
 #endif

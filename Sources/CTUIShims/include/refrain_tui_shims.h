@@ -10,11 +10,9 @@ int refrain_cols(void);
 int refrain_wcwidth(uint32_t scalar);
 int refrain_set_utf8_ctype(void);
 int refrain_has_colors(void);
-int refrain_colors(void);
 unsigned int refrain_attr(int bold, int reverse, int underline, int dim);
 int refrain_put(int y, int x, const wchar_t *text, int count, unsigned int attrs, int pair);
 int refrain_get_key(uint32_t *out, int *is_function_key);
-int refrain_key_resize(void);
 int refrain_key_code(const char *name);
 /* Mouse reporting on or off; 1 when the terminal gave what was asked. */
 int refrain_set_mouse(int on);

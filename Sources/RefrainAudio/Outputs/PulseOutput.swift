@@ -25,18 +25,8 @@ public final class PulseOutput: AudioOutput {
   /// cannot rewind, and the server's request interval.
   public static let sinkLatency = 0.04
 
-  /// The buffer target from `REFRAIN_BUFFER_MS` (20–2000), else the default of 1 s.
-  public static func bufferTarget(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  )
-    -> Double
-  {
-    guard let text = environment["REFRAIN_BUFFER_MS"], let ms = Double(text) else { return 1 }
-    return min(2, max(0.02, ms / 1000))
-  }
-
   /// Creates an output with a buffer target in seconds and an optional sink name.
-  public init(bufferTarget: Double = PulseOutput.bufferTarget(), sink: String? = nil) {
+  public init(bufferTarget: Double = 1, sink: String? = nil) {
     self.bufferTarget = bufferTarget
     self.sink = sink
   }

@@ -13,15 +13,6 @@ public struct LRCLIBLyricsSource: LyricsSource {
   public static let defaultTimeout: Double = 5
   /// How far a record's duration may be from the track's, in seconds.
   public static let durationTolerance: Double = 2
-  /// The environment variable that sets the service's base URL.
-  public static let baseURLVariable = "REFRAIN_LRCLIB_URL"
-  /// The base URL used when `REFRAIN_LRCLIB_URL` is unset; `nil` turns online lookup off.
-  ///
-  /// The repository names no public host. Whoever packages Refrain sets this to the public
-  /// service root (the URL whose `api/get` path answers); until then, users opt in with
-  /// `REFRAIN_LRCLIB_URL`.
-  public static let builtInBaseURL: URL? = nil
-
   public var kind: LyricsSourceKind { .online }
 
   /// The service root; `api/get` and `api/search` are appended to its path.
@@ -34,22 +25,6 @@ public struct LRCLIBLyricsSource: LyricsSource {
   /// Creates a source for the service at `baseURL` (for example `http://127.0.0.1:8080`).
   public init(baseURL: URL, timeout: Double = defaultTimeout) {
     client = LRCLIBClient(baseURL: baseURL, timeout: timeout)
-  }
-
-  /// The base URL to use, or `nil` when online lookup is off.
-  ///
-  /// `REFRAIN_LRCLIB_URL` wins when set: an `http(s)` URL is used, and an empty or invalid
-  /// value turns online lookup off. Otherwise this is `builtInBaseURL`, which is `nil` in
-  /// the repository (lookup off until a packager sets it).
-  public static func defaultBaseURL(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL? {
-    guard let value = environment[baseURLVariable] else { return builtInBaseURL }
-    let trimmed = value.trimmingCharacters(in: .whitespaces)
-    guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", url.host != nil
-    else { return nil }
-    return url
   }
 
   /// Asks the service for the track's lyrics.

@@ -1,4 +1,4 @@
-import RefrainTUI
+import RefrainCore
 
 /// One setting of config.toml: its table, its name, its default as TOML, and what it does.
 ///

@@ -1,5 +1,4 @@
 import RefrainCore
-import RefrainTUI
 import TOMLKit
 
 /// Reads `[keys]`, `[keys.lists]` and `[keys.lyrics]`: key names mapped to commands.

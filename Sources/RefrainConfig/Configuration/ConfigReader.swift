@@ -1,6 +1,5 @@
 import Foundation
 import RefrainCore
-import RefrainTUI
 import TOMLKit
 
 /// Turns config.toml text into a configuration, collecting problems instead of failing.

@@ -8,11 +8,12 @@ extension RefrainConfiguration {
   /// The environment variable that overrides `online.lrclib_url`.
   public static let lrclibURLVariable = "REFRAIN_LRCLIB_URL"
 
-  /// The online catalog's root: `REFRAIN_DEEZER_URL` when set (empty or invalid is off),
-  /// else `online.deezer_url`.
+  /// The online catalog's root: `REFRAIN_DEEZER_URL` when it holds an `http(s)` URL, else
+  /// `online.deezer_url`; `nil` (every call says how to configure it) with neither.
+  ///
+  /// An empty or invalid variable counts as unset, so the file's address still works.
   public func deezerURL(environment: [String: String]) -> URL? {
-    // A set variable wins even when it is not a URL: `.some(nil)` turns the service off.
-    environment[Self.deezerURLVariable].map(Self.serviceURL) ?? deezerURL
+    environment[Self.deezerURLVariable].flatMap(Self.serviceURL) ?? deezerURL
   }
 
   /// The lyrics service's root: `REFRAIN_LRCLIB_URL` when set (empty or invalid is off),
@@ -24,6 +25,18 @@ extension RefrainConfiguration {
   /// The PulseAudio server: `PULSE_SERVER` when set, else `audio.pulse_server`.
   public func pulseServer(environment: [String: String]) -> String? {
     environment["PULSE_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? pulseServer
+  }
+
+  /// The environment variable that overrides `audio.buffer_ms`.
+  public static let bufferVariable = "REFRAIN_BUFFER_MS"
+
+  /// The PulseAudio buffer target in seconds: `REFRAIN_BUFFER_MS` (clamped to 20–2000) when
+  /// it is a number, else `audio.buffer_ms`.
+  public func bufferTarget(environment: [String: String]) -> Double {
+    guard let text = environment[Self.bufferVariable], let ms = Double(text), ms.isFinite else {
+      return bufferTarget
+    }
+    return min(2, max(0.02, ms / 1000))
   }
 
   /// A resolver asking the configured sources in the configured order.

@@ -1,6 +1,5 @@
 import Foundation
 import RefrainCore
-import RefrainTUI
 
 /// Everything a user can set in `config.toml`; every property starts at its default.
 ///

@@ -103,7 +103,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .next: return "next"
     case .previous: return "prev"
     case .seek(.relative(let seconds)): return "seek \(Self.signed(seconds))"
-    case .seek(.absolute(let seconds)): return "seek \(Self.clock(seconds))"
+    case .seek(.absolute(let seconds)): return "seek \(Self.number(seconds))"
     case .volume(.relative(let delta)): return "volume \(delta < 0 ? "" : "+")\(delta)"
     case .volume(.absolute(let percent)): return "volume \(percent)"
     case .shuffle: return "shuffle"
@@ -162,9 +162,5 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
 
   private static func number(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-  }
-
-  private static func clock(_ seconds: Double) -> String {
-    number(seconds)
   }
 }

@@ -39,17 +39,15 @@ extension PlaybackPresenter {
 
   /// Applies one player event to the queue and the state.
   public func handle(_ event: PlayerEvent) {
-    publishingChanges {
-      switch event {
-      case .started(let track, let duration):
-        trackStarted(track, duration: duration)
-      case .trackEnded(let track):
-        trackEnded(track)
-      case .failed(let track, let message):
-        trackFailed(track, message: message)
-      case .warning(let message):
-        warning = message
-      }
+    switch event {
+    case .started(let track, let duration):
+      trackStarted(track, duration: duration)
+    case .trackEnded(let track):
+      trackEnded(track)
+    case .failed(let track, let message):
+      trackFailed(track, message: message)
+    case .warning(let message):
+      warning = message
     }
   }
 

@@ -2,10 +2,8 @@
 extension PlaybackPresenter {
   /// Shows `document` for the current track with the user's offset; `nil` clears the lyrics.
   public func setLyrics(_ document: LyricsDocument?, userOffsetMs: Int = 0) {
-    publishingChanges {
-      lyricOffsetMs = userOffsetMs
-      lyrics = document.map { LyricFollower(document: $0, userOffsetMs: userOffsetMs) }
-    }
+    lyricOffsetMs = userOffsetMs
+    lyrics = document.map { LyricFollower(document: $0, userOffsetMs: userOffsetMs) }
   }
 
   /// The line that became current at the audible position, or `nil` when nothing changed.
@@ -33,11 +31,9 @@ extension PlaybackPresenter {
   /// The caller saves the value per track.
   @discardableResult
   public func nudgeLyrics(by deltaMs: Int) -> Int {
-    publishingChanges {
-      lyricOffsetMs += deltaMs
-      if let document = lyrics?.document {
-        lyrics = LyricFollower(document: document, userOffsetMs: lyricOffsetMs)
-      }
+    lyricOffsetMs += deltaMs
+    if let document = lyrics?.document {
+      lyrics = LyricFollower(document: document, userOffsetMs: lyricOffsetMs)
     }
     return lyricOffsetMs
   }

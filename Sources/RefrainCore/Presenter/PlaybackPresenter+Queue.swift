@@ -4,27 +4,21 @@ import Foundation
 extension PlaybackPresenter {
   /// Adds tracks at the end of the queue (at random upcoming places while shuffled).
   public func enqueue(_ tracks: [Track]) {
-    publishingChanges {
-      queue.append(contentsOf: tracks)
-      refreshPreparedNext()
-    }
+    queue.append(contentsOf: tracks)
+    refreshPreparedNext()
   }
 
   /// Adds tracks to play right after the current one.
   public func enqueueNext(_ tracks: [Track]) {
-    publishingChanges {
-      queue.insertNext(contentsOf: tracks)
-      refreshPreparedNext()
-    }
+    queue.insertNext(contentsOf: tracks)
+    refreshPreparedNext()
   }
 
   /// Plays the track at `index` now, as when the user picks it in the queue pane.
   ///
   /// Picking a track that failed before retries it.
   public func jump(to index: Int) {
-    publishingChanges {
-      if let track = queue.select(at: index) { start(track) }
-    }
+    if let track = queue.select(at: index) { start(track) }
   }
 
   /// Removes the track at `index`.
@@ -32,35 +26,29 @@ extension PlaybackPresenter {
   /// Removing the track that plays moves on to the track a skip would reach,
   /// or stops when there is none.
   public func removeFromQueue(at index: Int) {
-    publishingChanges {
-      let wasCurrent = index == queue.currentIndex
-      guard queue.remove(at: index) != nil else { return }
-      guard wasCurrent else {
-        refreshPreparedNext()
-        return
-      }
-      guard state != .idle, state != .stopped else { return }
-      if let track = queue.current {
-        start(track)
-      } else {
-        halt(finished: false)
-      }
+    let wasCurrent = index == queue.currentIndex
+    guard queue.remove(at: index) != nil else { return }
+    guard wasCurrent else {
+      refreshPreparedNext()
+      return
+    }
+    guard state != .idle, state != .stopped else { return }
+    if let track = queue.current {
+      start(track)
+    } else {
+      halt(finished: false)
     }
   }
 
   /// Moves the track at `from` to `to` (its index afterwards); playback goes on.
   public func moveInQueue(from: Int, to: Int) {
-    publishingChanges {
-      guard queue.move(from: from, to: to) else { return }
-      refreshPreparedNext()
-    }
+    guard queue.move(from: from, to: to) else { return }
+    refreshPreparedNext()
   }
 
   /// Stops playback and empties the queue.
   public func clearQueue() {
-    publishingChanges {
-      queue.clear()
-      halt(finished: false)
-    }
+    queue.clear()
+    halt(finished: false)
   }
 }

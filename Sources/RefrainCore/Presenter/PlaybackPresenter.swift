@@ -37,13 +37,6 @@ public final class PlaybackPresenter {
   public internal(set) var warning: String?
   /// Every track skipped since the queue was last replaced, oldest first.
   public internal(set) var skipped: [SkippedTrack] = []
-  /// A counter that grows whenever something a pane shows has changed.
-  ///
-  /// The position alone does not count: it moves continuously, and the main
-  /// loop redraws the progress bar on its own timer.
-  public internal(set) var version = 0
-  /// Called with a fresh snapshot whenever ``version`` grows.
-  public var onChange: ((PlaybackSnapshot) -> Void)?
 
   /// The player this presenter owns.
   let player: any AudioPlayer
@@ -52,8 +45,6 @@ public final class PlaybackPresenter {
   var preparedTrack: Track?
   /// Whether the track being loaded should start paused (a restored session).
   var startPaused = false
-  /// Counts seeks, so a seek counts as a change even when nothing else moved.
-  var seekCount = 0
 
   /// Creates a presenter that owns `player`.
   ///
@@ -70,7 +61,11 @@ public final class PlaybackPresenter {
 
   /// The current picture of playback, with the player's audible position.
   public var snapshot: PlaybackSnapshot {
-    makeSnapshot(position: isTrackLoaded ? player.position : 0)
+    PlaybackSnapshot(
+      state: state, track: queue.current, index: queue.currentIndex, queueCount: queue.count,
+      position: isTrackLoaded ? player.position : 0, duration: duration, volume: volume,
+      isShuffled: queue.isShuffled, repeatMode: queue.repeatMode, lastError: lastError,
+      warning: warning, isFinished: isFinished)
   }
 
   // MARK: - Starting
@@ -86,15 +81,13 @@ public final class PlaybackPresenter {
   /// the top of the play order, which is random while shuffled. An empty list
   /// stops playback.
   public func playAll(_ tracks: [Track], startAt index: Int? = 0, position: Double = 0) {
-    publishingChanges {
-      lastError = nil
-      skipped = []
-      queue.replaceAll(with: tracks, startAt: index)
-      if let track = queue.current ?? queue.next() {
-        start(track, at: max(0, position))
-      } else {
-        halt(finished: false)
-      }
+    lastError = nil
+    skipped = []
+    queue.replaceAll(with: tracks, startAt: index)
+    if let track = queue.current ?? queue.next() {
+      start(track, at: max(0, position))
+    } else {
+      halt(finished: false)
     }
   }
 
@@ -112,73 +105,65 @@ public final class PlaybackPresenter {
   ///
   /// After the queue has finished, this starts it again from the top.
   public func togglePlay() {
-    publishingChanges {
-      switch state {
-      case .playing:
-        pauseNow()
-      case .paused:
-        resumeNow()
-      case .loading:
-        break
-      case .idle, .stopped:
-        startFromStop()
-      }
+    switch state {
+    case .playing:
+      pauseNow()
+    case .paused:
+      resumeNow()
+    case .loading:
+      break
+    case .idle, .stopped:
+      startFromStop()
     }
   }
 
   /// Pauses playback; does nothing unless a track is playing.
   public func pause() {
-    publishingChanges { pauseNow() }
+    pauseNow()
   }
 
   /// Resumes playback; does nothing unless paused.
   public func resume() {
-    publishingChanges { resumeNow() }
+    resumeNow()
   }
 
   /// Stops playback and forgets the prepared successor; the queue stays.
   public func stop() {
-    publishingChanges { halt(finished: false) }
+    halt(finished: false)
   }
 
   /// Skips to the next playable track; at the end with repeat off, nothing happens.
   public func next() {
-    publishingChanges {
-      if let track = queue.next() { start(track) }
-    }
+    if let track = queue.next() { start(track) }
   }
 
   /// Restarts the current track past ``restartThreshold`` seconds, else goes back one.
   ///
   /// At the start of the queue (with repeat off) the current track restarts.
   public func previous() {
-    publishingChanges {
-      if isTrackLoaded && player.position > Self.restartThreshold {
-        seekNow(to: 0)
-      } else if let track = queue.previous() {
-        start(track)
-      } else if isTrackLoaded {
-        seekNow(to: 0)
-      }
+    if isTrackLoaded && player.position > Self.restartThreshold {
+      seekNow(to: 0)
+    } else if let track = queue.previous() {
+      start(track)
+    } else if isTrackLoaded {
+      seekNow(to: 0)
     }
   }
 
   /// Seeks to `seconds`, clamped to the track; does nothing unless a track is loaded.
   public func seek(to seconds: Double) {
-    publishingChanges { seekNow(to: seconds) }
+    seekNow(to: seconds)
   }
 
   /// Seeks by `delta` seconds from the audible position, clamped to the track.
   public func seek(by delta: Double) {
-    publishingChanges { seekNow(to: player.position + delta) }
+    seekNow(to: player.position + delta)
   }
 
   /// Sets the volume, clamped to 0...100 percent.
   public func setVolume(_ percent: Int) {
-    publishingChanges {
-      volume = min(max(percent, 0), 100)
-      player.setVolume(volume)
-    }
+    volume = min(max(percent, 0), 100)
+    player.setVolume(volume)
   }
 
   /// Changes the volume by `delta` percentage points, clamped to 0...100.
@@ -190,26 +175,20 @@ public final class PlaybackPresenter {
 
   /// Turns shuffle on or off; the current track keeps playing.
   public func toggleShuffle() {
-    publishingChanges {
-      queue.toggleShuffle()
-      refreshPreparedNext()
-    }
+    queue.toggleShuffle()
+    refreshPreparedNext()
   }
 
   /// Steps the repeat mode: off → all → one → off.
   public func cycleRepeat() {
-    publishingChanges {
-      queue.cycleRepeat()
-      refreshPreparedNext()
-    }
+    queue.cycleRepeat()
+    refreshPreparedNext()
   }
 
   /// Sets the repeat mode directly.
   public func setRepeat(_ mode: RepeatMode) {
-    publishingChanges {
-      queue.repeatMode = mode
-      refreshPreparedNext()
-    }
+    queue.repeatMode = mode
+    refreshPreparedNext()
   }
 
   // MARK: - Internals
@@ -272,7 +251,6 @@ public final class PlaybackPresenter {
     var target = max(seconds, 0)
     if let duration { target = min(target, duration) }
     player.seek(to: target)
-    seekCount += 1
     lyrics?.reset()
   }
 

@@ -3,8 +3,7 @@ import Foundation
 /// An immutable picture of playback, for Refrain's panes to draw from.
 ///
 /// Panes never ask the player directly; they read a snapshot from
-/// ``PlaybackPresenter/snapshot`` (or receive one through
-/// ``PlaybackPresenter/onChange``) and redraw what differs.
+/// ``PlaybackPresenter/snapshot`` and draw from it.
 public struct PlaybackSnapshot: Sendable, Equatable {
   /// Whether a track is loading, playing, paused or stopped.
   public let state: PlayerState

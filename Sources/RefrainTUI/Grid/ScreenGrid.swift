@@ -6,16 +6,6 @@ public enum Style: Int, Sendable, Hashable, CaseIterable {
     tabInactive, progress, border, marker
 }
 
-/// How the lyrics view marks the line being sung (`display.lyrics_highlight`).
-public enum LyricHighlight: String, Sendable, CaseIterable {
-  /// The line's text bold in the sung-line colour, with a ▶ beside it (the default); a line
-  /// change resends both lines' text, 90–120 bytes.
-  case line
-  /// Only a coloured ▶ beside the line, for very slow links: a line change sends about
-  /// 50 bytes.
-  case marker
-}
-
 /// A rectangle of cells.
 public struct Rect: Sendable, Hashable {
   public var x: Int

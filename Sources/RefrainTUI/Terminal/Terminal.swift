@@ -1,6 +1,7 @@
 import CNcursesw
 import CTUIShims
 import Foundation
+import RefrainCore
 
 /// The only place Refrain talks to ncurses: set-up, key input and copying grids out.
 ///

@@ -29,12 +29,12 @@ public struct DeezerCatalogProvider: CatalogProvider {
     self.client = client ?? HTTPClient(configuration: Self.clientConfiguration())
   }
 
-  /// Creates the provider from `REFRAIN_DEEZER_URL` (then the config value), caching
+  /// Creates the provider for `baseURL` (the configuration resolves it), caching
   /// pages on disk under `$XDG_CACHE_HOME/refrain/http/` when `diskCache` is on.
-  public init(environment: [String: String], config: String? = nil, diskCache: Bool = true) {
+  public init(baseURL: URL?, environment: [String: String], diskCache: Bool = true) {
     let directory = diskCache ? ResponseCache.defaultDirectory(environment: environment) : nil
     self.init(
-      baseURL: Self.baseURL(environment: environment, config: config),
+      baseURL: baseURL,
       client: HTTPClient(configuration: Self.clientConfiguration(cacheDirectory: directory)))
   }
 

@@ -1,29 +1,9 @@
 import Foundation
 
 extension DeezerCatalogProvider {
-  /// The environment variable that sets the API's base URL.
-  public static let environmentKey = "REFRAIN_DEEZER_URL"
-
   /// What every call reports when no base URL is configured.
   public static let notConfiguredMessage =
     "online catalog not configured: set REFRAIN_DEEZER_URL"
-
-  /// The base URL from `REFRAIN_DEEZER_URL`, else from the config file's value.
-  ///
-  /// Empty values count as unset; values that are not absolute http(s) URLs are ignored.
-  /// Refrain ships no default address, so with neither set this is `nil`.
-  public static func baseURL(environment: [String: String], config: String?) -> URL? {
-    for candidate in [environment[environmentKey], config] {
-      guard let text = candidate?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
-        continue
-      }
-      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-        scheme == "http" || scheme == "https", url.host?.isEmpty == false
-      else { continue }
-      return url
-    }
-    return nil
-  }
 
   /// The HTTP client settings Deezer needs.
   ///

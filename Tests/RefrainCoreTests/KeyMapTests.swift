@@ -1,8 +1,7 @@
 import Foundation
-import RefrainCore
 import XCTest
 
-@testable import RefrainTUI
+@testable import RefrainCore
 
 /// The key map: every binding is a command the prompt can read, and docs/keys.md matches it.
 final class KeyMapTests: XCTestCase {

@@ -1,5 +1,3 @@
-import RefrainCore
-
 /// Where a key is pressed: the same key can mean different things in the lyrics view.
 public enum KeyContext: String, Sendable, CaseIterable {
   case global, lists, lyrics
