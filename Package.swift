@@ -61,8 +61,14 @@ let package = Package(
       ]
     ),
 
+    // Benchmarks and the library stress tool: built for `make test` and `make bench`,
+    // never part of the `refrain` binary.
     .executableTarget(
-      name: "refrain-bench", dependencies: ["RefrainCore", "RefrainAudio"],
+      name: "refrain-bench",
+      dependencies: [
+        "RefrainCore", "RefrainAudio", "RefrainCatalog",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "Sources/RefrainBench"),
 
     // The fake player the presenter and the full-screen player's tests share.

@@ -887,11 +887,11 @@ def _library_sections(R: dict) -> list[str]:
             add("")
     if se:
         la, im = se["latency"], se.get("import", {})
-        add(f"**Search.** `refrain library-stress --db DB --tracks {la['tracks']}` indexes synthetic tracks "
+        add(f"**Search.** `refrain-bench library-stress --db DB --tracks {la['tracks']}` indexes synthetic tracks "
             f"without files in {im.get('seconds', 0):.1f} s (peak RSS {se['import_peak_rss_kb'] / 1024:.1f} MB; "
             f"database {se['db_bytes'] / 2 ** 20:.1f} MiB): titles of two or three words from about 70 English, "
             "Korean and Japanese words, so common words match thousands of tracks. Then "
-            f"`refrain library-stress --db DB --search-bench --iterations {la['queries_per_kind']}` times "
+            f"`refrain-bench library-stress --db DB --search-bench --iterations {la['queries_per_kind']}` times "
             "`LocalCatalogProvider.searchNow(_:kind: .track, limit: 50)` inside one process (no start-up), "
             f"{la['queries_per_kind']} queries of each kind after a warm-up: *prefix* (first 1–3 letters of a "
             "word), *substring* (three characters from inside a word), *short CJK* (one or two Korean or "

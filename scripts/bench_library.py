@@ -17,8 +17,8 @@
     Refrain at least 2x faster). Then COLD-RUNS more of each with the folder's files
     dropped from the page cache first (posix_fadvise DONTNEED, after cmus has started), as
     on a first scan after a reboot.
-(b) Search: indexes TRACKS synthetic tracks without files (`refrain library-stress
-    --tracks`), then `refrain library-stress --search-bench` times searches inside the process
+(b) Search: indexes TRACKS synthetic tracks without files (`refrain-bench
+    library-stress --tracks`), then `refrain-bench library-stress --search-bench` times searches inside the process
     (no start-up cost): p50 and p99 wall and CPU time per query kind (target: p99 <= 5 ms for
     prefix and substring queries).
 
@@ -248,6 +248,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default=os.environ.get("REFRAIN_BIN")
                         or str(REPO / ".build" / "release" / "refrain"))
+    parser.add_argument("--bench-bin", default=os.environ.get("REFRAIN_BENCH_BIN")
+                        or str(REPO / ".build" / "release" / "refrain-bench"))
     parser.add_argument("--files", type=int, default=10000)
     parser.add_argument("--tracks", type=int, default=100000)
     parser.add_argument("--runs", type=int, default=3)
@@ -261,6 +263,9 @@ def main():
     binary = str(Path(args.bin).resolve())
     if not os.access(binary, os.X_OK):
         sys.exit(f"bench_library: no refrain binary at {binary} (swift build -c release)")
+    bench_binary = str(Path(args.bench_bin).resolve())
+    if not args.skip_search and not os.access(bench_binary, os.X_OK):
+        sys.exit(f"bench_library: no refrain-bench binary at {bench_binary} (make bench builds it)")
     work = Path(args.workdir or Path(tempfile.gettempdir()) / "refrain-bench-library")
     work.mkdir(parents=True, exist_ok=True)
     result = {"binary": binary, "cpus": os.cpu_count(), "load_before": os.getloadavg()[0]}
@@ -338,11 +343,11 @@ def main():
         for suffix in ("", "-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
         _, rss, out = run_measured(
-            [binary, "library-stress", "--db", str(db), "--tracks", str(args.tracks)], os.environ)
+            [bench_binary, "library-stress", "--db", str(db), "--tracks", str(args.tracks)], os.environ)
         search = {"import": json.loads(out), "import_peak_rss_kb": rss,
                   "db_bytes": db.stat().st_size}
         _, rss, out = run_measured(
-            [binary, "library-stress", "--db", str(db), "--search-bench", "--iterations",
+            [bench_binary, "library-stress", "--db", str(db), "--search-bench", "--iterations",
              str(args.iterations)], os.environ)
         search["latency"] = json.loads(out)
         search["search_peak_rss_kb"] = rss

@@ -2,6 +2,7 @@
 //
 //   refrain-bench lyrics FILE.lrc [--iterations N] [--queries N]
 //   refrain-bench decode FILE.mp3 [--iterations N]
+//   refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
 //
 // Each prints one JSON object on stdout. Times are nanoseconds on CLOCK_MONOTONIC.
 // Allocation counts appear when scripts/bench.py preloads its malloc-counting shim
@@ -46,21 +47,38 @@ nonisolated(unsafe) var checksum = 0
 
 // MARK: - JSON output
 
-func json(_ value: Any?) -> String {
-  switch value {
-  case nil: return "null"
-  case let text as String:
-    let data = try? JSONSerialization.data(withJSONObject: [text], options: [])
-    let array = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
-    return String(array.dropFirst().dropLast())
-  case let number as Int: return String(number)
-  case let number as UInt64: return String(number)
-  case let number as Double: return number.isFinite ? String(format: "%.3f", number) : "null"
-  case let list as [Double]: return "[" + list.map { json($0) }.joined(separator: ",") + "]"
-  case let pairs as KeyValuePairs<String, Any?>:
-    return "{" + pairs.map { "\(json($0.key)):\(json($0.value))" }.joined(separator: ",") + "}"
-  default: return "null"
+/// One field of a benchmark's result: a number, a text, a list of numbers, or `null`.
+enum Field: Encodable {
+  case number(Double)
+  case text(String)
+  case numbers([Double])
+  case none
+
+  init(_ value: Any?) {
+    switch value {
+    case let text as String: self = .text(text)
+    case let number as Int: self = .number(Double(number))
+    case let number as UInt64: self = .number(Double(number))
+    case let number as Double: self = number.isFinite ? .number(number) : .none
+    case let list as [Double]: self = .numbers(list)
+    default: self = .none
+    }
   }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .number(let value): try container.encode(value)
+    case .text(let value): try container.encode(value)
+    case .numbers(let values): try container.encode(values)
+    case .none: try container.encodeNil()
+    }
+  }
+}
+
+/// A benchmark's result as one line of JSON, through Refrain's one encoder.
+func json(_ pairs: KeyValuePairs<String, Any?>) -> String {
+  JSONOutput.line(Dictionary(pairs.map { ($0.key, Field($0.value)) }, uniquingKeysWith: { $1 }))
 }
 
 // MARK: - Arguments
@@ -79,6 +97,7 @@ func usage() -> Never {
       """
       usage: refrain-bench lyrics FILE.lrc [--iterations N] [--queries N]
              refrain-bench decode FILE.mp3 [--iterations N]
+             refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
 
       """.utf8))
   exit(2)
@@ -301,6 +320,8 @@ case "decode":
   let iterations = option("--iterations", in: &arguments, default: 9)
   guard let path = arguments.first else { usage() }
   benchDecode(path: path, iterations: max(1, iterations))
+case "library-stress":
+  LibraryStressCommand.main(arguments)
 default:
   usage()
 }

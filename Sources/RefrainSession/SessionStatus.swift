@@ -38,7 +38,7 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
   /// Creates a status from a playback snapshot and the lyrics being followed.
   public init(snapshot: PlaybackSnapshot, lyrics: LyricTimeline?, pane: String? = nil) {
     state = snapshot.state
-    position = (snapshot.position * 1000).rounded() / 1000
+    position = JSONOutput.milliseconds(snapshot.position)
     volume = snapshot.volume
     shuffle = snapshot.isShuffled
     self.repeat = snapshot.repeatMode
@@ -90,13 +90,5 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
   }
 }
 
-/// The one JSON encoder for everything Refrain prints as JSON: sorted keys, one line.
-public enum SessionJSON {
-  /// Encodes `value` as one line of JSON; `{}` if it cannot be encoded (never for our types).
-  public static func line<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { return "{}" }
-    return String(decoding: data, as: UTF8.self)
-  }
-}
+/// The session's JSON: the one encoder, ``JSONOutput``, under the name front ends use.
+public typealias SessionJSON = JSONOutput

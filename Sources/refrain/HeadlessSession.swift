@@ -103,17 +103,14 @@ final class HeadlessSession {
     guard playback.state == .playing || playback.state == .paused else { return }
     let position = engine.position
     if let line = playback.lyricChange() {
-      emit([
-        ("event", .string("line")), ("index", .integer(line.index)),
-        ("t", .number(position, decimals: 3)), ("text", .string(line.text)),
-      ])
+      emit(.line(index: line.index, t: position, text: line.text))
     }
     if playback.state == .playing, MonotonicClock.now >= nextPositionEvent {
-      emit([("event", .string("position")), ("t", .number(position, decimals: 3))])
+      emit(.position(position))
       nextPositionEvent = MonotonicClock.now + Self.positionInterval
     }
     if let limit = options.duration, position >= trackStart + limit {
-      emit([("event", .string("end"))])
+      emit(.end)
       if playback.queue.peekNextIndex() != nil {
         playback.next()
       } else {
@@ -130,12 +127,9 @@ final class HeadlessSession {
     case .player(.started(let track, let duration)):
       trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
       nextPositionEvent = 0
-      emit([
-        ("event", .string("start")), ("file", .string(track.displayName)),
-        ("duration", duration.map { .number($0, decimals: 3) } ?? .null),
-      ])
+      emit(.start(file: track.displayName, duration: duration))
     case .player(.trackEnded):
-      emit([("event", .string("end"))])
+      emit(.end)
     case .player(.failed(_, let message)):
       failures += 1
       report(message)
@@ -212,9 +206,9 @@ final class HeadlessSession {
 
   // MARK: - Output
 
-  private func emit(_ fields: [(String, JSONLine.Value)]) {
+  private func emit(_ event: PlayEvent) {
     guard options.events else { return }
-    JSONLine(fields).writeLine()
+    event.write()
   }
 
   private func warn(_ message: String) {

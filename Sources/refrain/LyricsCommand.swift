@@ -41,7 +41,7 @@ struct LyricsCommand: ParsableCommand {
     let timeline = LyricTimeline(document: document)
     guard let index = timeline.index(at: seconds) else {
       if json {
-        print(JSONLine([("at", .number(seconds, decimals: 3)), ("index", .null)]).text)
+        print(JSONOutput.line(LineAt(at: seconds)))
       } else {
         print(document.isSynced ? "(before the first line)" : "(plain lyrics: not synced)")
       }
@@ -50,19 +50,48 @@ struct LyricsCommand: ParsableCommand {
     let line = timeline.lines[index]
     let word = timeline.wordIndex(line: index, at: seconds)
     if json {
-      var fields: [(String, JSONLine.Value)] = [
-        ("at", .number(seconds, decimals: 3)), ("index", .integer(index)),
-        ("ms", .integer(line.ms)),
-        ("text", .string(line.text)),
-      ]
+      var found = LineAt(at: seconds, index: index, ms: line.ms, text: line.text)
       if let word, let words = line.words {
-        fields.append(("word", .integer(word)))
-        fields.append(("word_text", .string(words[word].text)))
+        found.word = word
+        found.wordText = words[word].text
       }
-      print(JSONLine(fields).text)
+      print(JSONOutput.line(found))
     } else {
       print("\(index): \(line.text)")
       if let word, let words = line.words { print("word \(word): \(words[word].text)") }
     }
+  }
+}
+
+/// `refrain lyrics FILE --at SEC --json`: the line at a moment (`index` is `null` before
+/// the first line), and the word being sung on word-timed lines.
+private struct LineAt: Encodable {
+  var at: Double
+  var index: Int?
+  var ms: Int?
+  var text: String?
+  var word: Int?
+  var wordText: String?
+
+  init(at: Double, index: Int? = nil, ms: Int? = nil, text: String? = nil) {
+    self.at = JSONOutput.milliseconds(at)
+    self.index = index
+    self.ms = ms
+    self.text = text
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case at, index, ms, text, word
+    case wordText = "word_text"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(at, forKey: .at)
+    try container.encode(index, forKey: .index)
+    try container.encodeIfPresent(ms, forKey: .ms)
+    try container.encodeIfPresent(text, forKey: .text)
+    try container.encodeIfPresent(word, forKey: .word)
+    try container.encodeIfPresent(wordText, forKey: .wordText)
   }
 }

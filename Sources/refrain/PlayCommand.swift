@@ -75,7 +75,7 @@ struct PlayCommand: ParsableCommand {
   static func fail(_ message: String, events: Bool) {
     FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
     if events {
-      JSONLine([("event", .string("error")), ("message", .string(message))]).writeLine()
+      PlayEvent.error(message).write()
     }
   }
 }

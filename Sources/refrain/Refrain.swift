@@ -12,8 +12,7 @@ struct Refrain: ParsableCommand {
     version: version,
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
-      SearchCommand.self, KeysCommand.self, CtlCommand.self, LibraryStressCommand.self,
-      ConfigCommand.self,
+      SearchCommand.self, KeysCommand.self, CtlCommand.self, ConfigCommand.self,
     ],
     defaultSubcommand: StartCommand.self
   )

@@ -99,12 +99,11 @@ struct ScanCommand: ParsableCommand {
     }
     if json {
       print(
-        JSONLine([
-          ("added", .integer(summary.added)), ("updated", .integer(summary.updated)),
-          ("removed", .integer(summary.removed)), ("unchanged", .integer(summary.unchanged)),
-          ("failed", .integer(summary.failed)), ("files", .integer(summary.filesSeen)),
-          ("seconds", .number(summary.elapsed, decimals: 3)),
-        ]).text)
+        JSONOutput.line(
+          ScanResult(
+            added: summary.added, updated: summary.updated, removed: summary.removed,
+            unchanged: summary.unchanged, failed: summary.failed, files: summary.filesSeen,
+            seconds: JSONOutput.milliseconds(summary.elapsed))))
     } else {
       print("scanned " + summary.line)
     }
@@ -137,4 +136,15 @@ struct ScanCommand: ParsableCommand {
     warn(message)
     Foundation.exit(1)
   }
+}
+
+/// `refrain scan --json`'s summary.
+private struct ScanResult: Encodable {
+  var added: Int
+  var updated: Int
+  var removed: Int
+  var unchanged: Int
+  var failed: Int
+  var files: Int
+  var seconds: Double
 }

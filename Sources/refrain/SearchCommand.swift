@@ -60,43 +60,12 @@ struct SearchCommand: ParsableCommand {
           "refrain search: your library is empty; index your music with `refrain scan DIR`\n".utf8))
     }
     if json {
-      print("[" + page.items.map { Self.jsonObject($0).text }.joined(separator: ",") + "]")
+      print(JSONOutput.line(page.items.map(SearchResult.init)))
     } else if page.items.isEmpty {
       print("(no results)")
     } else {
       for item in page.items { print(Self.textLine(item)) }
     }
-  }
-
-  /// One result as the JSON object of the command-line contract.
-  static func jsonObject(_ item: CatalogItem) -> JSONLine {
-    var fields: [(String, JSONLine.Value)] = [("kind", .string(item.kind))]
-    switch item {
-    case .track(let track):
-      fields.append(("id", .string(track.id)))
-      fields.append(("title", .string(track.title)))
-      if let artist = track.artist { fields.append(("artist", .string(artist))) }
-      if let album = track.album { fields.append(("album", .string(album))) }
-      if let duration = track.duration {
-        fields.append(("duration", .number(duration, decimals: 3)))
-      }
-      fields.append(("playable", .bool(track.isPlayable)))
-    case .album(let album):
-      fields.append(("id", .string(album.id)))
-      fields.append(("title", .string(album.title)))
-      if let artist = album.artist { fields.append(("artist", .string(artist))) }
-    case .artist(let artist):
-      fields.append(("id", .string(artist.id)))
-      fields.append(("title", .string(artist.name)))
-    case .playlist(let playlist):
-      fields.append(("id", .string(playlist.id)))
-      fields.append(("title", .string(playlist.title)))
-      if let owner = playlist.owner { fields.append(("artist", .string(owner))) }
-    case .genre(let genre):
-      fields.append(("id", .string(genre.id)))
-      fields.append(("title", .string(genre.name)))
-    }
-    return JSONLine(fields)
   }
 
   /// One result as a line of terminal text, with control characters removed.
@@ -119,5 +88,44 @@ struct SearchCommand: ParsableCommand {
     }
     let line = parts.map(TerminalSanitizer.clean).joined(separator: " · ")
     return item.kind.padding(toLength: 9, withPad: " ", startingAt: 0) + line
+  }
+}
+
+/// One result of `refrain search --json`: `kind`, `id`, `title`, and `artist`, `album`,
+/// `duration`, `playable` where they apply (absent fields are left out).
+struct SearchResult: Encodable {
+  var kind: String
+  var id: String
+  var title: String
+  var artist: String?
+  var album: String?
+  var duration: Double?
+  var playable: Bool?
+
+  init(_ item: CatalogItem) {
+    kind = item.kind
+    switch item {
+    case .track(let track):
+      id = track.id
+      title = track.title
+      artist = track.artist
+      album = track.album
+      duration = track.duration.map(JSONOutput.milliseconds)
+      playable = track.isPlayable
+    case .album(let album):
+      id = album.id
+      title = album.title
+      artist = album.artist
+    case .artist(let artist):
+      id = artist.id
+      title = artist.name
+    case .playlist(let playlist):
+      id = playlist.id
+      title = playlist.title
+      artist = playlist.owner
+    case .genre(let genre):
+      id = genre.id
+      title = genre.name
+    }
   }
 }

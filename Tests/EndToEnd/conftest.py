@@ -38,6 +38,17 @@ def refrain_bin() -> Path:
 
 
 @pytest.fixture(scope="session")
+def bench_bin() -> Path:
+    """The tools binary (library stress, micro-benchmarks): $REFRAIN_BENCH_BIN, else
+    <repo>/.build/debug/refrain-bench. It is never part of the shipped `refrain`."""
+    path = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "debug" / "refrain-bench")
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.fail(f"no refrain-bench binary at {path}: build it (swift build) or set REFRAIN_BENCH_BIN",
+                    pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     """<repo>/Tests/Fixtures/generated, brought up to date by scripts/make-test-fixtures."""
     out = REPO / "Tests" / "Fixtures" / "generated"

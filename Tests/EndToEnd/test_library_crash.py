@@ -1,6 +1,6 @@
 """The library file survives `refrain` being killed at any moment.
 
-`refrain library-stress --count N` adds playlist entries one transaction at a time and
+`refrain-bench library-stress --count N` adds playlist entries one transaction at a time and
 prints `ok K` only after entry K's transaction committed. This test SIGKILLs it at random
 moments, 30 times, on one database file, then checks that SQLite finds the file intact and
 that every acknowledged entry is there. It needs no audio server.
@@ -56,8 +56,8 @@ def check(db: Path, acks: dict[str, int]) -> None:
         assert not missing, f"{prefix}: acknowledged entries lost: {missing[:10]}"
 
 
-def test_killed_writers_never_lose_acknowledged_entries(refrain_bin, tmp_path):
-    seed = int(os.environ.get("REFRAIN_CRASH_SEED") or time.time())
+def test_killed_writers_never_lose_acknowledged_entries(bench_bin, tmp_path):
+    seed = int(os.environ.get("REFRAIN_CRASH_SEED") or 20261125)
     rng = random.Random(seed)
     print(f"seed {seed} (set REFRAIN_CRASH_SEED to repeat)")
     db = tmp_path / "library.sqlite"
@@ -68,7 +68,7 @@ def test_killed_writers_never_lose_acknowledged_entries(refrain_bin, tmp_path):
     for run in range(RUNS):
         prefix = f"run{run}"
         proc = subprocess.Popen(
-            [str(refrain_bin), "library-stress", "--db", str(db), "--count", "1000000",
+            [str(bench_bin), "library-stress", "--db", str(db), "--count", "1000000",
              "--prefix", prefix],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         # Early kills land in start-up, opening and migrating; later ones mid-write.
@@ -82,9 +82,9 @@ def test_killed_writers_never_lose_acknowledged_entries(refrain_bin, tmp_path):
     print(f"{RUNS} kills, {total} acknowledged entries, all present")
     assert total > 0, "no write was ever acknowledged: the writer never got going"
 
-    # Refrain itself opens the file afterwards and keeps appending.
+    # The store opens the file afterwards and keeps appending.
     done = subprocess.run(
-        [str(refrain_bin), "library-stress", "--db", str(db), "--count", "3", "--prefix", "after"],
+        [str(bench_bin), "library-stress", "--db", str(db), "--count", "3", "--prefix", "after"],
         capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["ok 1", "ok 2", "ok 3"]

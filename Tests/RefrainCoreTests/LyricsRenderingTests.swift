@@ -19,11 +19,12 @@ final class LyricsRenderingTests: XCTestCase {
   // MARK: - JSON contract
 
   func test_jsonData_matchesTheCLIContractExactly() {
+    // One encoder for all of Refrain's JSON: keys sorted, so the output is byte-stable.
     let expected = """
-      {"tags":{"ar":"Ärtist\\\\","offset":"-250","ti":"Song \\"One\\""},"offset_ms":-250,\
-      "lines":[{"ms":12000,"text":"first words","words":[{"ms":12000,"text":"first"},\
+      {"lines":[{"ms":12000,"text":"first words","words":[{"ms":12000,"text":"first"},\
       {"ms":12500,"text":"words"}]},{"ms":20000,"text":""},{"ms":75300,"text":"second"},\
-      {"ms":6000500,"text":"late"}],"skipped":1}
+      {"ms":6000500,"text":"late"}],"offset_ms":-250,"skipped":1,\
+      "tags":{"ar":"Ärtist\\\\","offset":"-250","ti":"Song \\"One\\""}}
       """
     XCTAssertEqual(String(decoding: document.jsonData(), as: UTF8.self), expected)
   }
@@ -47,8 +48,8 @@ final class LyricsRenderingTests: XCTestCase {
     let json = String(decoding: LRCParser.parse("la\n\nla").jsonData(), as: UTF8.self)
     XCTAssertEqual(
       json,
-      #"{"tags":{},"offset_ms":0,"lines":[{"ms":0,"text":"la"},{"ms":0,"text":""},"#
-        + #"{"ms":0,"text":"la"}],"skipped":0}"#)
+      #"{"lines":[{"ms":0,"text":"la"},{"ms":0,"text":""},{"ms":0,"text":"la"}],"#
+        + #""offset_ms":0,"skipped":0,"tags":{}}"#)
   }
 
   // MARK: - Timeline text

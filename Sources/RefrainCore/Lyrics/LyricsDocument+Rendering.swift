@@ -19,25 +19,17 @@ extension LyricsDocument {
     return ["tags": tags, "offset_ms": offsetMs, "lines": lineObjects, "skipped": skipped]
   }
 
-  /// The CLI JSON contract as compact UTF-8, keys in contract order and tags sorted by key.
+  /// The CLI JSON contract as compact UTF-8: `tags`, `offset_ms`, `lines` (each `ms`,
+  /// `text`, and `words` only on word-timed lines) and `skipped`.
   public func jsonData() -> Data {
-    var out = "{\"tags\":{"
-    for (index, key) in tags.keys.sorted().enumerated() {
-      if index > 0 { out += "," }
-      out += Self.jsonString(key) + ":" + Self.jsonString(tags[key] ?? "")
-    }
-    out += "},\"offset_ms\":\(offsetMs),\"lines\":["
-    for (index, line) in lines.enumerated() {
-      if index > 0 { out += "," }
-      out += "{\"ms\":\(line.ms),\"text\":" + Self.jsonString(line.text)
-      if let words = line.words {
-        let items = words.map { "{\"ms\":\($0.ms),\"text\":" + Self.jsonString($0.text) + "}" }
-        out += ",\"words\":[" + items.joined(separator: ",") + "]"
-      }
-      out += "}"
-    }
-    out += "],\"skipped\":\(skipped)}"
-    return Data(out.utf8)
+    JSONOutput.data(
+      LyricsJSON(
+        tags: tags, offsetMs: offsetMs,
+        lines: lines.map { line in
+          LyricsJSON.Line(
+            ms: line.ms, text: line.text,
+            words: line.words?.map { LyricsJSON.Word(ms: $0.ms, text: $0.text) })
+        }, skipped: skipped))
   }
 
   /// One line per lyric, `[mm:ss.xxx] text`, joined by `\n` without a trailing newline.
@@ -68,7 +60,28 @@ extension LyricsDocument {
     let digits = String(value)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
+}
 
-  /// Quotes a string for JSON.
-  static func jsonString(_ text: String) -> String { JSONText.quote(text) }
+/// `refrain lyrics --json`'s object.
+private struct LyricsJSON: Encodable {
+  struct Word: Encodable {
+    var ms: Int
+    var text: String
+  }
+
+  struct Line: Encodable {
+    var ms: Int
+    var text: String
+    var words: [Word]?
+  }
+
+  var tags: [String: String]
+  var offsetMs: Int
+  var lines: [Line]
+  var skipped: Int
+
+  enum CodingKeys: String, CodingKey {
+    case tags, lines, skipped
+    case offsetMs = "offset_ms"
+  }
 }

@@ -3,7 +3,7 @@ import Foundation
 import RefrainCatalog
 import RefrainCore
 
-/// `refrain library-stress` (hidden): exercises the library store for tests and benchmarks.
+/// `refrain-bench library-stress`: exercises the library store for tests and benchmarks.
 ///
 /// - `--count N`: adds N playlist entries one by one, printing `ok K` after each commit
 ///   (the crash test kills the process at random and checks every acknowledged entry).
@@ -11,8 +11,8 @@ import RefrainCore
 /// - `--search-bench`: times local searches inside the process and prints JSON.
 struct LibraryStressCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "library-stress", abstract: "Exercise the library store (tests, benchmarks).",
-    shouldDisplay: false)
+    commandName: "refrain-bench library-stress",
+    abstract: "Exercise the library store (tests, benchmarks).")
 
   @Option(help: "The library file (default: the user's library).")
   var db: String?
@@ -70,10 +70,10 @@ struct LibraryStressCommand: ParsableCommand {
     try LocalLibraryScanner(store: store, tagReader: ID3TagReader(), batchSize: 2000)
       .importTracks(entries)
     print(
-      JSONLine([
-        ("tracks", .integer(count)),
-        ("seconds", .number(Date().timeIntervalSince(start), decimals: 3)),
-      ]).text)
+      JSONOutput.line([
+        "tracks": Double(count),
+        "seconds": JSONOutput.milliseconds(Date().timeIntervalSince(start)),
+      ]))
   }
 
   // MARK: - Search latency
@@ -88,7 +88,7 @@ struct LibraryStressCommand: ParsableCommand {
       ("short_cjk", { SyntheticLibrary.shortQuery(random: &random) }),
       ("hostile", { SyntheticLibrary.hostileQuery(random: &random) }),
     ]
-    var fields: [(String, JSONLine.Value)] = [("tracks", .integer(total))]
+    var fields: [String: Double] = ["tracks": Double(total)]
     for (name, makeQuery) in kinds {
       let queries = (0..<iterations).map { _ in makeQuery() }
       for query in queries.prefix(20) { _ = try provider.searchNow(query, kind: .track) }
@@ -105,15 +105,15 @@ struct LibraryStressCommand: ParsableCommand {
       }
       times.sort()
       cpuTimes.sort()
-      fields.append(("\(name)_p50_ms", .number(Self.percentile(times, 0.50), decimals: 3)))
-      fields.append(("\(name)_p99_ms", .number(Self.percentile(times, 0.99), decimals: 3)))
-      fields.append(("\(name)_max_ms", .number(times.last ?? 0, decimals: 3)))
-      fields.append(("\(name)_cpu_p50_ms", .number(Self.percentile(cpuTimes, 0.50), decimals: 3)))
-      fields.append(("\(name)_cpu_p99_ms", .number(Self.percentile(cpuTimes, 0.99), decimals: 3)))
-      fields.append(("\(name)_with_results", .integer(hits)))
+      fields["\(name)_p50_ms"] = JSONOutput.milliseconds(Self.percentile(times, 0.50))
+      fields["\(name)_p99_ms"] = JSONOutput.milliseconds(Self.percentile(times, 0.99))
+      fields["\(name)_max_ms"] = JSONOutput.milliseconds(times.last ?? 0)
+      fields["\(name)_cpu_p50_ms"] = JSONOutput.milliseconds(Self.percentile(cpuTimes, 0.50))
+      fields["\(name)_cpu_p99_ms"] = JSONOutput.milliseconds(Self.percentile(cpuTimes, 0.99))
+      fields["\(name)_with_results"] = Double(hits)
     }
-    fields.append(("queries_per_kind", .integer(iterations)))
-    print(JSONLine(fields).text)
+    fields["queries_per_kind"] = Double(iterations)
+    print(JSONOutput.line(fields))
   }
 
   /// The CPU time this thread has used, in seconds (preemption by other processes excluded).
