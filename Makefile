@@ -10,24 +10,19 @@ run: release
 # The Swift runtime and Foundation are linked in (docs/DECISIONS.md): the binary runs where
 # no Swift toolchain is installed, and starts in 13 ms instead of 20. libcurl is then
 # dropped from the libraries loaded at start-up: CCurlLoader opens it on first use
-# (7 ms instead of 13, about 5 MB less resident).
+# (7 ms instead of 13, about 5 MB less resident); scripts/check-curl-loader checks first
+# that the loader defines exactly the libcurl functions Foundation calls.
 # lld lays out the functions a session runs together (scripts/refrain.order, written by
-# scripts/make-order-file) and packs the relocations (DT_RELR): with libstdc++ linked in
-# (below), the player's resident memory falls from 31.5 to 22.6 MiB. The bench binary
-# shares the compile flags, so building it does not recompile everything.
+# scripts/make-order-file; a stale list is a `make bench` warning) and packs the
+# relocations (DT_RELR). The bench binary shares the compile flags, so building it does
+# not recompile everything.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 LAYOUT := -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/refrain.order -Xlinker --no-warn-symbol-ordering \
 	-Xlinker --no-export-dynamic
 
-# libstdc++ is linked in too: the toolchain's link arguments ask for -lstdc++, and a
-# libstdc++.so in the build folder that is really libstdc++.a answers them first. Only the
-# Swift runtime and TOMLKit use it, so no other library brings the shared one back; the
-# parts used join the ordered layout (1.2 MB less resident, one library fewer to load).
 release:
 	@scripts/install-deps build
-	@bin=$$($(SWIFT) build $(RELEASE) $(LAYOUT) --show-bin-path) && mkdir -p "$$bin" && \
-	  a=$$(clang -print-file-name=libstdc++.a) && \
-	  if [ -f "$$a" ]; then ln -sfn "$$a" "$$bin/libstdc++.so"; else rm -f "$$bin/libstdc++.so"; fi
+	@SWIFT=$(SWIFT) scripts/check-curl-loader
 	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain
 	@if nm -D --defined-only .build/release/refrain | grep -q ' curl_easy_init$$'; then \
 	  patchelf --remove-needed libcurl.so.4 .build/release/refrain; fi
@@ -67,6 +62,7 @@ e2e: fixtures build
 
 bench: fixtures release
 	$(SWIFT) build $(RELEASE) --product refrain-bench
+	scripts/check-order-file
 	scripts/with-test-pulse python3 scripts/bench.py
 
 # Long fuzz runs: every seeded fuzz and property test at 100× its `make test` case count,

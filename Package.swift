@@ -31,12 +31,12 @@ let package = Package(
     .target(name: "RefrainSession", dependencies: ["RefrainCore"]),
     .target(
       name: "RefrainAudio",
-      dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims"]
+      dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader"]
     ),
     .target(
       name: "RefrainCatalog",
       dependencies: [
-        "RefrainCore", .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "CCurlLoader", .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]

@@ -21,15 +21,24 @@
 #include <stdlib.h>
 
 static void *library;
+static char failure[512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
   library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
   if (library == NULL) {
-    fprintf(stderr, "refrain: the network needs libcurl (libcurl.so.4), which did not load: %s\n",
-            dlerror());
-    abort();
+    const char *reason = dlerror();
+    snprintf(failure, sizeof failure,
+             "the network needs libcurl (libcurl.so.4), which did not load: %s; install libcurl4",
+             reason ? reason : "unknown error");
   }
+}
+
+int refrain_curl_load(char *reason, unsigned long size) {
+  pthread_once(&once, load);
+  if (library != NULL) return 1;
+  if (reason != NULL && size > 0) snprintf(reason, size, "%s", failure);
+  return 0;
 }
 
 /* The real function `name`, looked up once. */
@@ -37,6 +46,11 @@ static void *real(const char *name, void **slot) {
   void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   if (function != NULL) return function;
   pthread_once(&once, load);
+  if (library == NULL) {
+    /* Callers check refrain_curl_load first; reaching here is a bug, not a user's setup. */
+    fprintf(stderr, "refrain: %s\n", failure);
+    abort();
+  }
   function = dlsym(library, name);
   if (function == NULL) {
     fprintf(stderr, "refrain: libcurl.so.4 has no %s\n", name);

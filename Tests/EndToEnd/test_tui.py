@@ -563,8 +563,10 @@ def test_a_playing_tick_writes_a_few_bytes(tui_factory):
     tui.wait_for(lambda _: (np := tui.now_playing()) and np[1] >= 4, "0:04")
     written = tui.bytes_log.stat().st_size - start
     assert tui.now_playing()[1] < 5, "the window ran into the first lyric line"
-    # Three ticks (four if the log lagged): a cursor move and a digit each, no colours.
-    assert written <= 40, f"{written} bytes for three one-second ticks"
+    # Three ticks (four if the log lagged): a cursor move and a digit each, no colours, about
+    # 30 bytes with today's ncurses and tmux (make bench measures it); a redrawn line or
+    # screen would be hundreds.
+    assert written <= 200, f"{written} bytes for three one-second ticks"
     assert tui.tmux("display", "-p", "-t", "t", "#{mouse_any_flag}").strip() == "0", "the mouse is off by default"
     tui.quit()
     assert b"\x1b[?1000h" not in tui.bytes_log.read_bytes(), "mouse reporting was asked for"

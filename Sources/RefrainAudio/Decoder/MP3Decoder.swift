@@ -1,3 +1,4 @@
+import CCurlLoader
 import CAudioShims
 import CMPG123
 import Foundation
@@ -50,6 +51,10 @@ public final class MP3Decoder {
   public convenience init(url: URL, timeout: TimeInterval = 10, shouldStop: @escaping () -> Bool)
     throws
   {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard refrain_curl_load(&reason, UInt(reason.count)) != 0 else {
+      throw AudioError.transport(url: url.absoluteString, detail: String(cString: reason))
+    }
     let download = ProgressiveDownload(url: url, timeout: timeout)
     try self.init(name: url.absoluteString, download: download, shouldStop: shouldStop) { handle in
       mpg123_open_feed(handle)

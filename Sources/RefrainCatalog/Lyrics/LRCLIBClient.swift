@@ -72,7 +72,13 @@ struct LRCLIBClient: Sendable {
 
     let data: Data
     let response: URLResponse
-    let (session, sent, pending) = (lazySession.session, request, PendingRequest())
+    let session: URLSession
+    do {
+      session = try lazySession.session()
+    } catch {
+      throw LRCLIBError.offlineOrSlow(detail: error.description)
+    }
+    let (sent, pending) = (request, PendingRequest())
     let outcome = await LyricsDeadline.run(seconds: timeout) {
       try await withCheckedThrowingContinuation { continuation in
         pending.start(session, sent) { continuation.resume(with: $0) }

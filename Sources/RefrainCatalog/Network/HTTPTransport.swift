@@ -53,7 +53,12 @@ public struct URLSessionTransport: HTTPTransport {
 
   public func send(_ request: URLRequest) async throws(NetworkError) -> HTTPResponse {
     let waiter = AnswerWaiter()
-    let session = lazySession.session
+    let session: URLSession
+    do {
+      session = try lazySession.session()
+    } catch {
+      throw NetworkError.unavailable(error.description)
+    }
     let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         guard waiter.install(continuation) else { return }

@@ -1,8 +1,23 @@
+import CCurlLoader
 import Foundation
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+
+/// Why the network cannot be used at all on this machine (libcurl is missing).
+public struct NetworkUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+  /// One line saying what is missing and how to install it.
+  public let description: String
+
+  /// Checks that libcurl, which Foundation's URLSession uses, can be loaded; throws the
+  /// reason in one line when it cannot (never aborts).
+  public static func check() throws(NetworkUnavailable) {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard refrain_curl_load(&reason, UInt(reason.count)) == 0 else { return }
+    throw NetworkUnavailable(description: String(cString: reason))
+  }
+}
 
 /// A URLSession made on first use.
 ///
@@ -18,13 +33,14 @@ final class LazyURLSession: @unchecked Sendable {
     self.configuration = configuration
   }
 
-  /// The session, created now if this is the first use.
-  var session: URLSession {
-    lock.withLock {
-      if let made { return made }
-      let session = URLSession(configuration: configuration())
-      made = session
-      return session
-    }
+  /// The session, created now if this is the first use; throws when libcurl is missing.
+  func session() throws(NetworkUnavailable) -> URLSession {
+    lock.lock()
+    defer { lock.unlock() }
+    if let made { return made }
+    try NetworkUnavailable.check()
+    let session = URLSession(configuration: configuration())
+    made = session
+    return session
   }
 }

@@ -16,11 +16,15 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
   case timeout
   /// The request was cancelled, usually because the user moved on.
   case cancelled
+  /// The network cannot be used on this machine at all (libcurl is missing); says why.
+  case unavailable(String)
 
   public var description: String {
     switch self {
     case .invalidURL(let address):
       return "the address \"\(address)\" is not a valid http(s) URL; check the configured base URL"
+    case .unavailable(let reason):
+      return reason
     case .transport(let detail):
       return "could not reach the server (\(detail)); check the network connection and the address"
     case .httpStatus(let code, _):
