@@ -1,11 +1,10 @@
 import Foundation
-import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 
 /// Builds the lyrics lookup Refrain uses: the catalog's own file, then the resolver's
-/// sources (sidecar `.lrc`, ID3 USLT, the cache, the online service).
+/// sources (sidecar `.lrc`, the file's ID3 USLT and SYLT, the cache, the online service).
 enum LyricsLoading {
   /// A loader for `environment` (XDG paths, `REFRAIN_LRCLIB_URL`) and config.toml's
   /// `[lyrics]` sources, order and offset, and `online.lrclib_url`. Fetched lyrics are
@@ -26,11 +25,7 @@ enum LyricsLoading {
       if let url = track.lyricsURL, let document = try? LyricsDocument.load(from: url) {
         return configuration.applyingLyricOffset(to: .found(document, source: .sidecar))
       }
-      var embedded: String?
-      if track.location.isFileURL {
-        embedded = (try? MP3Decoder(path: track.location.path))?.tags.lyrics
-      }
-      let result = await resolver.resolve(LyricsQuery(track: track, embeddedText: embedded))
+      let result = await resolver.resolve(LyricsQuery(track: track))
       return configuration.applyingLyricOffset(to: result)
     }
   }

@@ -1,26 +1,41 @@
 import Foundation
 
-/// Reads the lyrics stored in the audio file's own tags, as the caller put them in the query.
+/// Reads the lyrics stored in the ID3v2 tag of the track's own file.
 ///
-/// In order of preference: USLT text written as LRC (synced, and it may carry word timing),
-/// the SYLT lines (synced), then plain USLT text (plain lyrics).
+/// The tag is read only when the source is asked, so a disabled source, or synced lyrics from
+/// an earlier one, costs no file access. In order of preference: USLT text written as LRC
+/// (synced, and it may carry word timing), the SYLT lines (synced), then plain USLT text
+/// (plain lyrics).
 public struct EmbeddedLyricsSource: LyricsSource {
   public var kind: LyricsSourceKind { .embedded }
 
   /// Creates the source.
   public init() {}
 
-  /// Builds a document from `query.embeddedText` and `query.embeddedSynced`.
+  /// Builds a document from `query.embeddedText` and `query.embeddedSynced` when the caller
+  /// supplied either, else from the tag at the start of `query.fileURL` when it is a local
+  /// file.
   public func lyrics(for query: LyricsQuery) async throws -> LyricsResult {
-    let text = query.embeddedText.map(LRCParser.parse)
-    if let text, text.isSynced, !text.lines.isEmpty {
-      return .found(text, source: .embedded)
+    var text = query.embeddedText
+    var synced = query.embeddedSynced ?? []
+    if query.embeddedText == nil, query.embeddedSynced == nil, let fileURL = query.fileURL,
+      fileURL.isFileURL
+    {
+      guard let tag = try? ID3v2Lyrics.read(from: fileURL) else {
+        return .notFound(reasons: ["the file's tags could not be read"])
+      }
+      text = tag.text
+      synced = tag.synced.map { (ms: $0.ms, text: $0.text) }
     }
-    if let synced = Self.document(synced: query.embeddedSynced ?? []) {
-      return .found(synced, source: .embedded)
+    let parsed = text.map(LRCParser.parse)
+    if let parsed, parsed.isSynced, !parsed.lines.isEmpty {
+      return .found(parsed, source: .embedded)
     }
-    if let text, text.lines.contains(where: { !$0.text.isEmpty }) {
-      return .found(text, source: .embedded)
+    if let document = Self.document(synced: synced) {
+      return .found(document, source: .embedded)
+    }
+    if let parsed, parsed.lines.contains(where: { !$0.text.isEmpty }) {
+      return .found(parsed, source: .embedded)
     }
     return .notFound(reasons: ["no lyrics in the file's tags"])
   }

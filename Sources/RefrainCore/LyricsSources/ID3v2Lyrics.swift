@@ -1,0 +1,252 @@
+import Foundation
+
+/// The lyrics in the ID3v2 tag at the start of a file: the first USLT text and the first SYLT
+/// timed in milliseconds.
+///
+/// Reads ID3v2.2, v2.3 and v2.4 tags, and only the tag: the 10-byte header, then at most
+/// `maxTagBytes` of the tag's body, never the audio after it. Unsynchronisation, extended
+/// headers, grouped frames and data length indicators are honoured; compressed and encrypted
+/// frames are skipped. A broken or truncated frame ends the parse quietly and keeps what was
+/// read before it; no input makes the parse trap.
+struct ID3v2Lyrics: Sendable, Equatable {
+  /// One SYLT entry: the time it starts and its text.
+  struct SyncedLine: Sendable, Equatable {
+    /// The start time, in milliseconds.
+    var ms: Int
+    /// The entry's text, as stored.
+    var text: String
+  }
+
+  /// The text of the first non-blank USLT frame, trimmed; `nil` when there is none.
+  var text: String?
+  /// The entries of the first SYLT frame timed in milliseconds, in file order.
+  var synced: [SyncedLine]
+
+  /// The most bytes of a tag's body that are read; frames past it are not seen.
+  static let maxTagBytes = 16 << 20
+
+  /// Creates lyrics from their parts.
+  init(text: String? = nil, synced: [SyncedLine] = []) {
+    self.text = text
+    self.synced = synced
+  }
+
+  /// Reads the tag at the start of the file at `url`; empty when the file starts with none.
+  ///
+  /// Throws when the file cannot be opened or read.
+  static func read(from url: URL) throws -> ID3v2Lyrics {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    let header = [UInt8](try handle.read(upToCount: 10) ?? Data())
+    guard let size = bodySize(header: header), size > 0 else { return ID3v2Lyrics() }
+    let body = try handle.read(upToCount: min(size, maxTagBytes)) ?? Data()
+    return ID3v2Lyrics(tag: header + [UInt8](body))
+  }
+
+  /// The size of the tag's body (frames, padding and any extended header) when `header`
+  /// starts an ID3v2.2, v2.3 or v2.4 tag.
+  static func bodySize(header: [UInt8]) -> Int? {
+    guard header.count >= 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33,
+      (2...4).contains(header[3]), header[4] != 0xFF
+    else { return nil }
+    return syncsafe(header, at: 6)
+  }
+
+  /// Parses `bytes`: a tag header and as much of the tag's body as there is.
+  init(tag bytes: [UInt8]) {
+    self.init()
+    guard let size = Self.bodySize(header: bytes) else { return }
+    let version = bytes[3]
+    let flags = bytes[5]
+    // v2.2's compression flag names a scheme that was never defined: nothing is readable.
+    if version == 2, flags & 0x40 != 0 { return }
+    var body = Array(bytes[10..<min(bytes.count, 10 + min(size, Self.maxTagBytes))])
+    // v2.2 and v2.3 unsynchronise the whole body; v2.4 unsynchronises each frame.
+    let unsynchronised = flags & 0x80 != 0
+    if unsynchronised, version < 4 { body = Self.removingUnsync(body) }
+
+    var offset = 0
+    if flags & 0x40 != 0, version >= 3 {
+      // v2.3 gives the extended header's size without its size field, v2.4 with it.
+      let field = version == 3 ? Self.bigEndian(body, at: 0, count: 4) : Self.syncsafe(body, at: 0)
+      guard let field else { return }
+      offset = version == 3 ? 4 + field : field
+    }
+
+    let idLength = version == 2 ? 3 : 4
+    let headerLength = version == 2 ? 6 : 10
+    while offset <= body.count - headerLength {
+      let id = body[offset..<offset + idLength]
+      // Padding (zero bytes) or garbage: no frame starts here.
+      guard id.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
+        break
+      }
+      let sizeField: Int?
+      switch version {
+      case 2: sizeField = Self.bigEndian(body, at: offset + 3, count: 3)
+      case 3: sizeField = Self.bigEndian(body, at: offset + 4, count: 4)
+      default: sizeField = Self.syncsafe(body, at: offset + 4)
+      }
+      let start = offset + headerLength
+      guard let frameSize = sizeField, frameSize <= body.count - start else { break }
+      offset = start + frameSize
+      let frameFlags = version == 2 ? 0 : body[start - 1]
+      guard
+        let content = Self.frameContent(
+          body[start..<offset], flags: frameFlags, version: version,
+          tagUnsynchronised: unsynchronised)
+      else { continue }
+      switch String(decoding: id, as: UTF8.self) {
+      case "USLT", "ULT":
+        if text == nil { text = Self.unsynchronisedText(content) }
+      case "SYLT", "SLT":
+        if synced.isEmpty { synced = Self.syncedLines(content) }
+      default:
+        break
+      }
+      if text != nil, !synced.isEmpty { break }
+    }
+  }
+
+  // MARK: - Frames
+
+  /// The frame's content after its format flags are honoured; `nil` for compressed or
+  /// encrypted frames.
+  private static func frameContent(
+    _ content: ArraySlice<UInt8>, flags: UInt8, version: UInt8, tagUnsynchronised: Bool
+  ) -> [UInt8]? {
+    switch version {
+    case 2:
+      return Array(content)
+    case 3:
+      guard flags & 0xC0 == 0 else { return nil }  // Compressed or encrypted.
+      return Array(content.dropFirst(flags & 0x20 != 0 ? 1 : 0))  // Group byte.
+    default:
+      guard flags & 0x0C == 0 else { return nil }  // Compressed or encrypted.
+      var content = content.dropFirst(flags & 0x40 != 0 ? 1 : 0)  // Group byte.
+      content = content.dropFirst(flags & 0x01 != 0 ? 4 : 0)  // Data length indicator.
+      let unsynchronised = flags & 0x02 != 0 || tagUnsynchronised
+      return unsynchronised ? removingUnsync(Array(content)) : Array(content)
+    }
+  }
+
+  /// USLT: encoding, language, content descriptor, then the lyrics; `nil` when blank.
+  private static func unsynchronisedText(_ content: [UInt8]) -> String? {
+    guard let encoding = content.first, encoding <= 3 else { return nil }
+    var reader = TextReader(bytes: content, index: 4, encoding: encoding)
+    _ = reader.next()  // The content descriptor.
+    let text = reader.next()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    return text.isEmpty ? nil : text
+  }
+
+  /// SYLT: encoding, language, timestamp format, content type, content descriptor, then
+  /// entries of text and a 4-byte big-endian time; empty unless times are in milliseconds.
+  ///
+  /// Entries up to the first truncated one are kept.
+  private static func syncedLines(_ content: [UInt8]) -> [SyncedLine] {
+    guard content.count >= 6, content[0] <= 3 else { return [] }
+    // Format 1 counts MPEG frames, which needs the audio's frame length: not read here.
+    guard content[4] == 2 else { return [] }
+    var reader = TextReader(bytes: content, index: 6, encoding: content[0])
+    _ = reader.next()  // The content descriptor.
+    var lines: [SyncedLine] = []
+    while let text = reader.next(), let ms = bigEndian(content, at: reader.index, count: 4) {
+      lines.append(SyncedLine(ms: ms, text: text))
+      reader.index += 4
+    }
+    return lines
+  }
+
+  /// Reads the terminated strings of a frame, one after another, in its text encoding.
+  private struct TextReader {
+    /// The frame's content.
+    let bytes: [UInt8]
+    /// Where the next string starts.
+    var index: Int
+    /// 0 ISO-8859-1, 1 UTF-16 with a byte-order mark, 2 UTF-16BE, 3 UTF-8.
+    let encoding: UInt8
+    /// The byte order of UTF-16 strings without a byte-order mark: the last mark seen.
+    var bigEndian: Bool
+
+    init(bytes: [UInt8], index: Int, encoding: UInt8) {
+      self.bytes = bytes
+      self.index = index
+      self.encoding = encoding
+      bigEndian = encoding == 2
+    }
+
+    /// The string at `index`, up to its terminator or the end, moving `index` past the
+    /// terminator; `nil` when no bytes are left.
+    mutating func next() -> String? {
+      guard index < bytes.count else { return nil }
+      let wide = encoding == 1 || encoding == 2
+      let width = wide ? 2 : 1
+      var end = index
+      while end <= bytes.count - width, !bytes[end..<end + width].allSatisfy({ $0 == 0 }) {
+        end += width
+      }
+      end = min(end, bytes.count)
+      let string = bytes[index..<end]
+      index = min(end + width, bytes.count)
+      return wide ? utf16(string) : decode(string)
+    }
+
+    /// ISO-8859-1 or UTF-8 bytes as text; invalid UTF-8 becomes U+FFFD.
+    private func decode(_ string: ArraySlice<UInt8>) -> String {
+      guard encoding == 0 else { return String(decoding: string, as: UTF8.self) }
+      // ISO-8859-1 bytes are the first 256 Unicode scalars.
+      var scalars = String.UnicodeScalarView()
+      for byte in string { scalars.append(Unicode.Scalar(byte)) }
+      return String(scalars)
+    }
+
+    /// UTF-16 code units as text, honouring a byte-order mark; a lone surrogate becomes
+    /// U+FFFD and an odd last byte is dropped.
+    private mutating func utf16(_ string: ArraySlice<UInt8>) -> String {
+      var start = string.startIndex
+      if string.count >= 2 {
+        let mark = (string[start], string[start + 1])
+        if mark == (0xFF, 0xFE) || mark == (0xFE, 0xFF) {
+          bigEndian = mark.0 == 0xFE
+          start += 2
+        }
+      }
+      var units: [UInt16] = []
+      units.reserveCapacity((string.endIndex - start) / 2)
+      var index = start
+      while index + 1 < string.endIndex {
+        let (high, low) =
+          bigEndian ? (string[index], string[index + 1]) : (string[index + 1], string[index])
+        units.append(UInt16(high) << 8 | UInt16(low))
+        index += 2
+      }
+      return String(decoding: units, as: UTF16.self)
+    }
+  }
+
+  // MARK: - Bytes
+
+  /// A 28-bit "syncsafe" integer: 7 bits in each of 4 bytes.
+  static func syncsafe(_ bytes: [UInt8], at offset: Int) -> Int? {
+    guard offset >= 0, offset <= bytes.count - 4 else { return nil }
+    return bytes[offset..<offset + 4].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+  }
+
+  /// A big-endian integer of `count` bytes (at most 4).
+  static func bigEndian(_ bytes: [UInt8], at offset: Int, count: Int) -> Int? {
+    guard offset >= 0, offset <= bytes.count - count else { return nil }
+    return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
+  }
+
+  /// Undoes ID3 unsynchronisation: every `FF 00` becomes `FF`.
+  static func removingUnsync(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var previous: UInt8 = 0
+    for byte in bytes {
+      if !(previous == 0xFF && byte == 0x00) { out.append(byte) }
+      previous = byte
+    }
+    return out
+  }
+}
