@@ -62,7 +62,7 @@ enum LibraryTestSupport {
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw XCTSkip("make-library-fixture failed (needs python3, sox and lame)")
+      throw FixtureMissing(message: "make-library-fixture failed (needs python3, sox and lame)")
     }
     let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
     return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
@@ -81,7 +81,7 @@ enum LibraryTestSupport {
       process.waitUntilExit()
     }
     guard FileManager.default.fileExists(atPath: path) else {
-      throw XCTSkip("fixture \(name) is missing: run `make fixtures`")
+      throw FixtureMissing(message: "fixture \(name) is missing: run `make fixtures`")
     }
     return path
   }
@@ -120,4 +120,10 @@ enum LibraryTestSupport {
     let frame = [0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 413)
     return Array((0..<count).map { _ in frame }.joined())
   }
+}
+
+/// A test fixture could not be made: the test fails (never skips) and says why.
+struct FixtureMissing: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
 }

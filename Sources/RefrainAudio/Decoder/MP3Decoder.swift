@@ -1,5 +1,5 @@
-import CCurlLoader
 import CAudioShims
+import CCurlLoader
 import CMPG123
 import Foundation
 
