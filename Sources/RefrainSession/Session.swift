@@ -76,6 +76,33 @@ public final class Session {
     SessionStatus(snapshot: playback.snapshot, lyrics: playback.lyrics?.timeline, pane: pane)
   }
 
+  /// Seconds until the session changes what a front end shows, or `nil` for never.
+  ///
+  /// While playing: the next whole second of the audible position (a progress bar), and the
+  /// next lyric line change (or word change with `includeWords`); soon, while the audible
+  /// clock has not started yet; every 0.25 s while a track loads. Paused or stopped: never.
+  public func nextWake(includeWords: Bool = false) -> Double? {
+    switch player.state {
+    case .playing:
+      let position = player.position
+      // Playing, but the audible clock has not started yet (no audio written since the
+      // start, a seek or a resume; PulseAudio can take a second): look again soon, or the
+      // position shown would freeze until the next input.
+      var wake = player.delay(untilPosition: position.rounded(.down) + 1) ?? 0.05
+      if let change = playback.lyrics?.timeline.nextChange(
+        after: position, includeWords: includeWords),
+        let delay = player.delay(untilPosition: change)
+      {
+        wake = min(wake, delay)
+      }
+      return wake
+    case .loading:
+      return 0.25
+    case .idle, .paused, .stopped:
+      return nil
+    }
+  }
+
   // MARK: - Player events
 
   /// Hands the player's events to playback, starts the lyrics look-up for a new track, and

@@ -32,6 +32,7 @@ final class HeadlessSession {
   private var stdinOpen: Bool
   private var stdinBuffer = [UInt8]()
   private var done = false
+  private let loop = PollLoop()
 
   private var playback: PlaybackPresenter { session.playback }
 
@@ -57,6 +58,15 @@ final class HeadlessSession {
     session = Session(player: engine, lyricsLoader: loader, volume: options.volume)
     stdinOpen = options.events
     session.subscribe { [unowned self] event in self.report(event) }
+    loop.watch(engine.wakeFileDescriptor) { [unowned self] in
+      session.handlePlayerEvents(engine.drainEvents())
+      if playback.isFinished { done = true }
+    }
+    loop.watch(session.wakeFileDescriptor) { [unowned self] in session.drainInbox() }
+    loop.watch(
+      { [unowned self] in
+        stdinOpen ? [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)] : []
+      }, handler: { [unowned self] _ in readCommands() })
   }
 
   /// Plays everything and returns how many tracks could not be played.
@@ -64,19 +74,7 @@ final class HeadlessSession {
     if let lyricsProblem { report(lyricsProblem) }
     playback.playAll(tracks, startAt: 0, position: options.start)
     while !done {
-      var fds = [
-        pollfd(fd: engine.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
-      ]
-      if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
-      if ready < 0 && errno != EINTR { break }
-      if fds[0].revents != 0 {
-        session.handlePlayerEvents(engine.drainEvents())
-        if playback.isFinished { done = true }
-      }
-      if fds[1].revents != 0 { session.drainInbox() }
-      if fds.count > 2, fds[2].revents != 0 { readCommands() }
+      guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
       tick()
     }
     engine.shutdown()

@@ -40,7 +40,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   // Shared state, guarded by `lock`.
   private let lock = NSCondition()
   private var mailbox: [Command] = []
-  private var pending: [PlayerEvent] = []
+  /// Events for the owner's loop.
+  private let events = WakeQueue<PlayerEvent>()
   private var clock = AudibleClock()
   private var currentState: PlayerState = .idle
   private var volumePercent = 100
@@ -64,8 +65,6 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
   private let idleClose: Double
   private var thread: Thread?
-  private let pipeRead: Int32
-  private let pipeWrite: Int32
 
   /// Creates an engine writing to `output` and starts its thread.
   ///
@@ -78,17 +77,6 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     // (about 0.74 s at 44.1 kHz) for outputs that keep a deep queue.
     buffer = [UInt8](
       repeating: 0, count: output.bufferAhead == nil ? Self.frameBytes : Self.frameBytes * 28)
-    var fds: [Int32] = [0, 0]
-    if pipe(&fds) == 0 {
-      for fd in fds {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      }
-    } else {
-      fds = [-1, -1]
-    }
-    pipeRead = fds[0]
-    pipeWrite = fds[1]
     let thread = Thread { [self] in
       nameCurrentThread("refrain-player")
       self.run()
@@ -99,24 +87,11 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     thread.start()
   }
 
-  deinit {
-    close(pipeRead)
-    close(pipeWrite)
-  }
-
   // MARK: - AudioPlayer
 
-  public var wakeFileDescriptor: Int32 { pipeRead }
+  public var wakeFileDescriptor: Int32 { events.fileDescriptor }
 
-  public func drainEvents() -> [PlayerEvent] {
-    var scratch = [UInt8](repeating: 0, count: 256)
-    while read(pipeRead, &scratch, scratch.count) > 0 {}
-    lock.lock()
-    defer { lock.unlock() }
-    let events = pending
-    pending.removeAll()
-    return events
-  }
+  public func drainEvents() -> [PlayerEvent] { events.drain() }
 
   public func play(_ track: Track, startAt: Double) { send(.play(track, startAt)) }
   public func prepareNext(_ track: Track?) { send(.prepare(track)) }
@@ -190,13 +165,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   private func post(_ events: PlayerEvent...) { post(events) }
 
-  private func post(_ events: [PlayerEvent]) {
-    lock.lock()
-    pending.append(contentsOf: events)
-    lock.unlock()
-    var byte: UInt8 = 1
-    _ = write(pipeWrite, &byte, 1)
-  }
+  private func post(_ newEvents: [PlayerEvent]) { events.post(contentsOf: newEvents) }
 
   private func setState(_ state: PlayerState) {
     lock.lock()

@@ -1,17 +1,23 @@
 import Foundation
 
-/// Hands results from background tasks to the main loop, waking its `poll()` through a pipe.
-public final class Inbox<Target>: @unchecked Sendable {
+/// Hands items from other threads to a `poll()` loop, waking it through a pipe.
+///
+/// The one wake-up queue of Refrain: the player engine posts its events into one, and the
+/// session and the full-screen player post finished background work (``Inbox``).
+public final class WakeQueue<Item>: @unchecked Sendable {
   private let lock = NSLock()
-  private var jobs: [@Sendable (Target) -> Void] = []
+  private var items: [Item] = []
   private let readEnd: Int32
   private let writeEnd: Int32
 
-  /// Creates an inbox with a non-blocking wake-up pipe.
+  /// Creates a queue with a non-blocking, close-on-exec wake-up pipe.
   public init() {
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) == 0 {
-      for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+      for fd in fds {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      }
     }
     readEnd = fds[0]
     writeEnd = fds[1]
@@ -22,23 +28,29 @@ public final class Inbox<Target>: @unchecked Sendable {
     close(writeEnd)
   }
 
-  /// The descriptor that becomes readable when work is waiting.
+  /// The descriptor that becomes readable when items are waiting.
   public var fileDescriptor: Int32 { readEnd }
 
-  /// Queues `job` to run on the main loop.
-  public func post(_ job: @escaping @Sendable (Target) -> Void) {
-    lock.withLock { jobs.append(job) }
+  /// Queues `newItems`, in order, and wakes the loop.
+  public func post(contentsOf newItems: [Item]) {
+    lock.withLock { items.append(contentsOf: newItems) }
     var byte: UInt8 = 1
     _ = write(writeEnd, &byte, 1)
   }
 
-  /// Takes the waiting jobs, oldest first.
-  public func drain() -> [@Sendable (Target) -> Void] {
+  /// Queues one item and wakes the loop.
+  public func post(_ item: Item) { post(contentsOf: [item]) }
+
+  /// Takes the waiting items, oldest first, and empties the pipe.
+  public func drain() -> [Item] {
     var scratch = [UInt8](repeating: 0, count: 64)
     while read(readEnd, &scratch, scratch.count) > 0 {}
     return lock.withLock {
-      defer { jobs.removeAll() }
-      return jobs
+      defer { items.removeAll() }
+      return items
     }
   }
 }
+
+/// Work from background tasks for the object that owns a loop, run on the loop's thread.
+public typealias Inbox<Target> = WakeQueue<@Sendable (Target) -> Void>

@@ -11,13 +11,18 @@ public final class MainLoop {
   private let app: App
   private let player: any AudioPlayer
   private let terminal: Terminal
-  private var sources: [(descriptors: () -> [pollfd], handler: ([pollfd]) -> Void)] = []
+  private let loop = PollLoop()
 
   /// Creates a loop for `app`, with `player` the presenter's player.
   public init(app: App, player: any AudioPlayer, terminal: Terminal = Terminal()) {
     self.app = app
     self.player = player
     self.terminal = terminal
+    loop.watch(STDIN_FILENO) {}  // keys are read after every wake-up, in `run`
+    loop.watch(player.wakeFileDescriptor) { app.handlePlayerEvents(player.drainEvents()) }
+    loop.watch(
+      { app.inboxFileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } },
+      handler: { _ in app.drainInbox() })
   }
 
   /// Runs after every wake-up, before drawing (control-socket watchers, session saves).
@@ -28,7 +33,7 @@ public final class MainLoop {
   public func watch(
     _ descriptors: @escaping () -> [pollfd], handler: @escaping ([pollfd]) -> Void
   ) {
-    sources.append((descriptors, handler))
+    loop.watch(descriptors, handler: handler)
   }
 
   /// Runs until the user quits; the terminal is restored even on errors.
@@ -39,26 +44,7 @@ public final class MainLoop {
     defer { terminal.stop() }
     redraw()
     while !app.shouldQuit {
-      var fds = [
-        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: player.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: app.inboxFileDescriptors[0], events: Int16(POLLIN), revents: 0),
-        pollfd(fd: app.inboxFileDescriptors[1], events: Int16(POLLIN), revents: 0),
-      ]
-      var ranges: [Range<Int>] = []
-      for source in sources {
-        let extra = source.descriptors()
-        ranges.append(fds.count..<(fds.count + extra.count))
-        fds += extra
-      }
-      let ready = poll(&fds, nfds_t(fds.count), timeout())
-      if ready < 0 && errno != EINTR { break }
-      if fds[1].revents != 0 { app.handlePlayerEvents(player.drainEvents()) }
-      if fds[2].revents != 0 || fds[3].revents != 0 { app.drainInbox() }
-      for (source, range) in zip(sources, ranges)
-      where fds[range].contains(where: { $0.revents != 0 }) {
-        source.handler(Array(fds[range]))
-      }
+      guard loop.runOnce(timeout: timeout()) else { break }
       // Keys last, so a key answers the freshest state; EINTR (SIGWINCH) reads KEY_RESIZE.
       for key in terminal.readKeys() {
         if key == .resize { terminal.invalidate() }
@@ -83,7 +69,11 @@ public final class MainLoop {
 }
 
 extension App {
-  /// Seconds until something on screen changes by itself, or `nil` for never.
+  /// Seconds until something on screen changes by itself, or `nil` for never: the session's
+  /// next change (a lyric line or word, a progress-bar second), a status message expiring,
+  /// or the lyrics view resuming its follow.
+  ///
+  /// `player` is the session's player; the parameter stays for the tests' fake.
   public func nextWake(player: any AudioPlayer) -> Double? {
     var candidates: [Double] = []
     let now = now()
@@ -91,23 +81,7 @@ extension App {
     if let view = lyricsView, !view.following {
       candidates.append(max(0, view.lastInput + 5 - now))
     }
-    if player.state == .playing {
-      let position = player.position
-      if let delay = player.delay(untilPosition: position.rounded(.down) + 1) {
-        candidates.append(delay)
-      } else {
-        // Playing, but the audible clock has not started yet (no audio written since the
-        // start, a seek or a resume; PulseAudio can take a second): look again soon, or the
-        // screen would freeze at the old position until the next key.
-        candidates.append(0.05)
-      }
-      if let follower = presenter.lyrics {
-        let change = follower.timeline.nextChange(after: position, includeWords: lyricsView != nil)
-        if let change, let delay = player.delay(untilPosition: change) { candidates.append(delay) }
-      }
-    } else if player.state == .loading {
-      candidates.append(0.25)
-    }
+    if let wake = session.nextWake(includeWords: lyricsView != nil) { candidates.append(wake) }
     return candidates.min()
   }
 }
