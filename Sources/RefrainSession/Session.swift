@@ -219,7 +219,7 @@ public final class Session {
   }
 
   /// `~` and `~/…` with the user's home folder.
-  public static func expandingHome(_ path: String) -> String {
+  package static func expandingHome(_ path: String) -> String {
     guard path == "~" || path.hasPrefix("~/") else { return path }
     return NSString(string: path).expandingTildeInPath
   }

@@ -91,4 +91,4 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
 }
 
 /// The session's JSON: the one encoder, ``JSONOutput``, under the name front ends use.
-public typealias SessionJSON = JSONOutput
+package typealias SessionJSON = JSONOutput

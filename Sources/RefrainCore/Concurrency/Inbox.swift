@@ -4,14 +4,14 @@ import Foundation
 ///
 /// The one wake-up queue of Refrain: the player engine posts its events into one, and the
 /// session and the full-screen player post finished background work (``Inbox``).
-public final class WakeQueue<Item>: @unchecked Sendable {
+package final class WakeQueue<Item>: @unchecked Sendable {
   private let lock = NSLock()
   private var items: [Item] = []
   private let readEnd: Int32
   private let writeEnd: Int32
 
   /// Creates a queue with a non-blocking, close-on-exec wake-up pipe.
-  public init() {
+  package init() {
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) == 0 {
       for fd in fds {
@@ -29,20 +29,20 @@ public final class WakeQueue<Item>: @unchecked Sendable {
   }
 
   /// The descriptor that becomes readable when items are waiting.
-  public var fileDescriptor: Int32 { readEnd }
+  package var fileDescriptor: Int32 { readEnd }
 
   /// Queues `newItems`, in order, and wakes the loop.
-  public func post(contentsOf newItems: [Item]) {
+  package func post(contentsOf newItems: [Item]) {
     lock.withLock { items.append(contentsOf: newItems) }
     var byte: UInt8 = 1
     _ = write(writeEnd, &byte, 1)
   }
 
   /// Queues one item and wakes the loop.
-  public func post(_ item: Item) { post(contentsOf: [item]) }
+  package func post(_ item: Item) { post(contentsOf: [item]) }
 
   /// Takes the waiting items, oldest first, and empties the pipe.
-  public func drain() -> [Item] {
+  package func drain() -> [Item] {
     var scratch = [UInt8](repeating: 0, count: 64)
     while read(readEnd, &scratch, scratch.count) > 0 {}
     return lock.withLock {
@@ -53,4 +53,4 @@ public final class WakeQueue<Item>: @unchecked Sendable {
 }
 
 /// Work from background tasks for the object that owns a loop, run on the loop's thread.
-public typealias Inbox<Target> = WakeQueue<@Sendable (Target) -> Void>
+package typealias Inbox<Target> = WakeQueue<@Sendable (Target) -> Void>

@@ -6,21 +6,21 @@ import Foundation
 /// Each source says what to poll before every wait and gets back what was ready, so a
 /// source's descriptors may change between waits (control-socket clients come and go).
 /// Nothing waits anywhere else: a source's handler must not block.
-public final class PollLoop {
+package final class PollLoop {
   private var sources: [(descriptors: () -> [pollfd], handler: ([pollfd]) -> Void)] = []
 
   /// Creates a loop with no sources.
-  public init() {}
+  package init() {}
 
   /// Polls `descriptor` for input; `handler` runs when it is readable (or hung up).
-  public func watch(_ descriptor: Int32, handler: @escaping () -> Void) {
+  package func watch(_ descriptor: Int32, handler: @escaping () -> Void) {
     watch(
       { [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)] }, handler: { _ in handler() })
   }
 
   /// Polls what `descriptors` returns before each wait; `handler` gets them back with
   /// `revents` filled in, when any of them is ready.
-  public func watch(
+  package func watch(
     _ descriptors: @escaping () -> [pollfd], handler: @escaping ([pollfd]) -> Void
   ) {
     sources.append((descriptors, handler))
@@ -31,7 +31,7 @@ public final class PollLoop {
   ///
   /// Returns false when `poll()` failed for another reason than a signal.
   @discardableResult
-  public func runOnce(timeout: Int32) -> Bool {
+  package func runOnce(timeout: Int32) -> Bool {
     var fds: [pollfd] = []
     var ranges: [Range<Int>] = []
     for source in sources {

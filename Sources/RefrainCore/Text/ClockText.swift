@@ -1,10 +1,10 @@
 import Foundation
 
 /// The one `m:ss` formatter: progress bars, track lengths, status lines, scan estimates.
-public enum ClockText {
+package enum ClockText {
   /// `m:ss` for `seconds` (rounded by `rule`, down by default: a clock shows a second once
   /// it has passed); empty for a missing, negative or infinite value.
-  public static func minutesSeconds(
+  package static func minutesSeconds(
     _ seconds: Double?, rounding rule: FloatingPointRoundingRule = .down
   ) -> String {
     guard let seconds, seconds.isFinite, seconds >= 0 else { return "" }

@@ -2,29 +2,29 @@ import Foundation
 
 /// The one JSON encoder for everything Refrain prints as JSON (`ctl status`, `--watch`,
 /// `--events`, `--json`): `Codable` values, sorted keys, one line, `/` unescaped.
-public enum JSONOutput {
+package enum JSONOutput {
   /// `value` as one line of JSON text; `{}` if it cannot be encoded (never for our types).
-  public static func line<T: Encodable>(_ value: T) -> String {
+  package static func line<T: Encodable>(_ value: T) -> String {
     String(decoding: data(value), as: UTF8.self)
   }
 
   /// `value` as compact UTF-8 JSON; `{}` if it cannot be encoded.
-  public static func data<T: Encodable>(_ value: T) -> Data {
+  package static func data<T: Encodable>(_ value: T) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return (try? encoder.encode(value)) ?? Data("{}".utf8)
   }
 
   /// Seconds rounded to the millisecond, as every time in Refrain's JSON is printed.
-  public static func milliseconds(_ seconds: Double) -> Double {
+  package static func milliseconds(_ seconds: Double) -> Double {
     (seconds * 1000).rounded() / 1000
   }
 }
 
 /// JSON string quoting, for the last hand-built JSON (the control socket's playlist answers).
-public enum JSONText {
+package enum JSONText {
   /// Quotes `text` for JSON, escaping quotes, backslashes and control characters.
-  public static func quote(_ text: String) -> String {
+  package static func quote(_ text: String) -> String {
     let encoded = JSONOutput.line([text])
     return String(encoded.dropFirst().dropLast())
   }
