@@ -43,7 +43,7 @@ let package = Package(
     ),
     .target(
       name: "RefrainTUI",
-      dependencies: ["RefrainCore", "RefrainSession", "RefrainCatalog", "CNcursesw", "CTUIShims"]),
+      dependencies: ["RefrainCore", "RefrainSession", "CNcursesw", "CTUIShims"]),
     .target(
       name: "RefrainConfig",
       dependencies: [
@@ -77,6 +77,7 @@ let package = Package(
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
     .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
     .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
+    // RefrainCatalog: the tests that run on a real SQLite library file.
     .testTarget(
       name: "RefrainTUITests",
       dependencies: [

@@ -108,7 +108,9 @@ struct StartCommand: ParsableCommand {
       }
     }
     loop.run(colors: config.usesColors, mouse: config.mouse)
-    app.saveSession()
+    // The screen is gone: waiting here for the edits still being stored, then the save, is
+    // what keeps them.
+    app.saveSessionAndWait()
     presenter.stop()
     engine.shutdown()
   }

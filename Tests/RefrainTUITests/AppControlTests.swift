@@ -1,15 +1,22 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSession
 import XCTest
 
-import RefrainSession
 @testable import RefrainTUI
 
 /// Playlist edits by ID, as `refrain ctl playlist …` sends them, on a real library file.
 final class AppControlTests: XCTestCase {
-  private func answer(_ harness: TUIHarness, _ line: String) throws -> String {
-    try harness.app.answer(remote: try CommandParser.parse(line))
+  /// Sends `line` as `refrain ctl` does and waits for the answer the socket would write.
+  private func answer(
+    _ harness: TUIHarness, _ line: String, file: StaticString = #filePath, lineNumber: UInt = #line
+  ) throws -> String {
+    var answer: App.RemoteAnswer?
+    harness.app.answer(remote: try CommandParser.parse(line)) { answer = $0 }
+    harness.waitFor("the answer to \(line)", file: file, line: lineNumber) { answer != nil }
+    guard let answer else { throw CommandFailure("no answer to \(line)") }
+    return try answer.get()
   }
 
   private func failure(_ harness: TUIHarness, _ line: String) -> String? {
@@ -47,8 +54,18 @@ final class AppControlTests: XCTestCase {
     XCTAssertEqual(try answer(harness, "playlist remove 1 2"), "ok")
     XCTAssertEqual(try library.entries(inPlaylist: 1).map(\.track.title), ["three", "two"])
     let shown = try answer(harness, "playlist show 1")
-    XCTAssertTrue(
-      shown.hasPrefix(#"[{"position":1,"title":"three","artist":null,"provider":"file""#), shown)
+    let entries = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [[String: Any]], shown)
+    XCTAssertEqual(entries.count, 2, shown)
+    XCTAssertEqual(
+      Set(entries[0].keys), ["position", "title", "artist", "provider", "id"], shown)
+    XCTAssertEqual(entries[0]["position"] as? Int, 1, shown)
+    XCTAssertEqual(entries[0]["title"] as? String, "three", shown)
+    XCTAssertTrue(entries[0]["artist"] is NSNull, "an unknown artist is null: \(shown)")
+    XCTAssertEqual(entries[0]["provider"] as? String, "file", shown)
+    XCTAssertEqual(entries[1]["position"] as? Int, 2, shown)
+    XCTAssertEqual(entries[1]["title"] as? String, "two", shown)
+    XCTAssertFalse(shown.contains("\n"), "one line")
     XCTAssertEqual(try answer(harness, "playlist rename 1 Rain"), "ok")
     XCTAssertEqual(try answer(harness, "playlist list"), #"[{"id":1,"name":"Rain","tracks":2}]"#)
     XCTAssertEqual(try answer(harness, "playlist delete 1"), "ok")
@@ -92,10 +109,13 @@ final class AppControlTests: XCTestCase {
     harness.press(":")
     harness.type("playlist create Drive")
     harness.press("enter")
+    harness.waitForLibrary()
     XCTAssertEqual(try library.playlists().map(\.name), ["Drive"])
+    XCTAssertEqual(harness.app.status?.text, #"{"id":1,"name":"Drive","tracks":0}"#)
     harness.press(":")
     harness.type("playlist delete 7")
     harness.press("enter")
+    harness.waitForLibrary()
     XCTAssertTrue(harness.screen().contains("playlist 7 no longer exists"), harness.screen())
   }
 

@@ -215,10 +215,12 @@ final class AppHomeSearchTests: XCTestCase {
       harness.press("enter")
       harness.waitForSearch()
     }
+    harness.waitForLibrary()
     let fresh = TUIHarness(library: library)
     fresh.waitForHome()
     fresh.press("2")
     fresh.press("esc")
+    fresh.waitForLibrary()
     XCTAssertEqual(fresh.row(2), " Recent searches")
     XCTAssertEqual(fresh.row(3), "  Harbor")
     XCTAssertEqual(fresh.row(4), "  우산")

@@ -9,14 +9,17 @@ final class AppLibraryTests: XCTestCase {
   private func makeHarness() throws -> TUIHarness {
     let harness = TUIHarness(library: try TUIHarness.temporaryLibrary(self))
     harness.waitForHome()
+    harness.waitForLibrary()
     return harness
   }
 
-  /// Creates a playlist the way a user does: Library, `c`, the name, Enter.
+  /// Creates a playlist the way a user does: Library, `c`, the name, Enter; then waits
+  /// until it is stored and listed.
   private func createPlaylist(_ name: String, in harness: TUIHarness) {
     harness.press("3", "c")
     harness.type(name)
     harness.press("enter")
+    harness.waitForLibrary()
   }
 
   // MARK: - The pane
@@ -62,6 +65,7 @@ final class AppLibraryTests: XCTestCase {
     harness.press("backspace")
     harness.type("래")
     harness.press("enter")
+    harness.waitForLibrary()
     XCTAssertEqual(try harness.library?.playlists().map(\.name), ["밤 노래"])
     XCTAssertEqual(harness.row(2), aligned("  ≡ 밤 노래", "0 tracks", width: 60))
     XCTAssertEqual(harness.row(15), " created 밤 노래")
@@ -99,6 +103,7 @@ final class AppLibraryTests: XCTestCase {
        created Drive
       """)
     harness.press("enter")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(15), " added 1 to Drive")
 
     harness.press("/")
@@ -106,11 +111,14 @@ final class AppLibraryTests: XCTestCase {
     harness.press("enter")
     harness.waitForSearch()
     harness.press("A", "enter")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(15), " added 1 to Drive")
 
     harness.press("3")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(2), aligned("  ≡ Drive", "2 tracks", width: 60))
     harness.press("enter")
+    harness.waitForLibrary()
     assertScreen(
       harness.screen(60, 12),
       """
@@ -140,6 +148,7 @@ final class AppLibraryTests: XCTestCase {
     XCTAssertEqual(harness.row(15), "New playlist name: ▏")
     harness.type("東京")
     harness.press("enter")
+    harness.waitForLibrary()
     let playlist = try XCTUnwrap(harness.library?.playlists().first)
     XCTAssertEqual(playlist.name, "東京")
     XCTAssertEqual(
@@ -153,6 +162,7 @@ final class AppLibraryTests: XCTestCase {
     harness.press("1", "g", "enter")
     harness.waitFor("the album") { harness.app.currentRows().count > 2 }
     harness.press("A", "enter")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(15), " added 2 to Letters", "Play all stands for the album's tracks")
   }
 
@@ -164,6 +174,7 @@ final class AppLibraryTests: XCTestCase {
     harness.press("ctrl-u")
     harness.type("Night Drive")
     harness.press("enter")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(2), aligned("  ≡ Night Drive", "0 tracks", width: 60))
 
     harness.press("d")
@@ -171,6 +182,7 @@ final class AppLibraryTests: XCTestCase {
     harness.press("n")
     XCTAssertEqual(try harness.library?.playlists().count, 1, "n keeps it")
     harness.press("d", "y")
+    harness.waitForLibrary()
     XCTAssertEqual(try harness.library?.playlists().count, 0)
     XCTAssertEqual(harness.row(15), " playlist deleted")
     XCTAssertEqual(harness.row(2), "  + New playlist (c)")
@@ -183,12 +195,15 @@ final class AppLibraryTests: XCTestCase {
       harness.press("1", "g")
       harness.select(title)
       harness.press("A", "enter")
+      harness.waitForLibrary()
     }
     harness.press("3", "g", "enter")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.selectedRow, "▶ Play all")
     harness.press("j")
     XCTAssertEqual(harness.selectedRow, "♪ 우산 하나 — 달빛 우체국 · 밤의 편지")
     harness.press("J")
+    harness.waitForLibrary()
     let playlist = try XCTUnwrap(harness.library?.playlists().first)
     func titles() throws -> [String]? {
       try harness.library?.entries(inPlaylist: playlist.id).map(\.track.title)
@@ -196,6 +211,7 @@ final class AppLibraryTests: XCTestCase {
     XCTAssertEqual(try titles(), ["첫눈 오는 날", "우산 하나", "夜のトラム"])
     XCTAssertEqual(harness.selectedRow, "♪ 우산 하나 — 달빛 우체국 · 밤의 편지", "the cursor moved with it")
     harness.press("x")
+    harness.waitForLibrary()
     XCTAssertEqual(try titles(), ["첫눈 오는 날", "夜のトラム"])
     XCTAssertEqual(harness.row(15), " removed 우산 하나")
   }
@@ -206,15 +222,18 @@ final class AppLibraryTests: XCTestCase {
     let harness = try makeHarness()
     harness.select("첫눈 오는 날")
     harness.press("+")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(15), " liked 첫눈 오는 날")
     harness.press("3")
     harness.select("Liked tracks")
     harness.press("enter")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(1), " ‹ Liked tracks")
     XCTAssertEqual(harness.row(4), aligned("  ♪ 첫눈 오는 날 — 달빛 우체국 · 밤의 편지", "0:30", width: 60))
     harness.press("esc", "1")
     harness.select("첫눈 오는 날")
     harness.press("+")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.row(15), " unliked 첫눈 오는 날")
   }
 }

@@ -27,10 +27,13 @@ final class AppListCommandTests: XCTestCase {
       if case .picker? = harness.app.overlay { return true }
       return false
     }
+    harness.waitForLibrary()
     XCTAssertTrue(harness.screen(60, 16).contains("Add 2 to playlist"))
+    XCTAssertTrue(harness.screen(60, 16).contains("| Drive"), "the playlist made meanwhile")
     XCTAssertEqual(harness.app.pane, .home, "the album was not opened")
     XCTAssertNil(harness.app.details[.home], "no detail view was pushed")
     harness.press("enter")
+    harness.waitForLibrary()
     let playlist = try XCTUnwrap(try harness.library?.playlists().first)
     XCTAssertEqual(
       try harness.library?.entries(inPlaylist: playlist.id).map(\.track.title),
@@ -70,8 +73,10 @@ final class AppListCommandTests: XCTestCase {
     try harness.library?.addTracks(
       [FakeCatalog.lighthouse, FakeCatalog.nightTram], toPlaylist: playlist.id)
     harness.press("3")
+    harness.waitForLibrary()
     harness.select("≡ Drive")
     harness.press("a")
+    harness.waitForLibrary()
     XCTAssertEqual(harness.presenter.queue.tracks.map(\.title), ["Lighthouse Radio", "夜のトラム"])
   }
 

@@ -51,7 +51,9 @@ final class AppMouseTests: XCTestCase {
     harness.waitForHome()
     harness.press("3", "c")
     harness.type("Drive")
-    harness.press("enter", "d")
+    harness.press("enter")
+    harness.waitForLibrary()
+    harness.press("d")
     guard case .confirm? = harness.app.overlay else { return XCTFail("no question asked") }
     harness.press("wheeldown")
     click(harness, x: 3, y: 3)
@@ -59,6 +61,7 @@ final class AppMouseTests: XCTestCase {
       return XCTFail("the mouse answered the question")
     }
     harness.press("n")
+    harness.waitForLibrary()
     XCTAssertEqual(try harness.library?.playlists().map(\.name), ["Drive"])
   }
 

@@ -83,8 +83,10 @@ final class AppOverlayTests: XCTestCase {
     quiet.press("enter")
     quiet.waitForSearch()
     quiet.press("A")
+    quiet.waitForLibrary()
     busy.app.enqueue(Self.busyTracks)
     busy.press("5", "j", "j", "A")
+    busy.waitForLibrary()
     for size in Self.sizes {
       let busyGrid = busy.app.render(width: size.0, height: size.1)
       assertSameOverlay(
@@ -106,7 +108,9 @@ final class AppOverlayTests: XCTestCase {
     for index in 1...12 { _ = try harness.library?.createPlaylist(named: "List \(index)") }
     harness.press("1")
     harness.select("우산 하나")
-    harness.press("A", "G")
+    harness.press("A")
+    harness.waitForLibrary()
+    harness.press("G")
     let grid = harness.app.render(width: 60, height: 16)
     XCTAssertTrue(grid.text.contains("+ New playlist…"), "the last entry is shown\n\(grid.text)")
     XCTAssertFalse(grid.text.contains("| List 1 "), "the first ones scrolled away\n\(grid.text)")
@@ -123,6 +127,7 @@ final class AppOverlayTests: XCTestCase {
     harness.press("esc", "3", "c")
     harness.type("Drive")
     harness.press("enter")
+    harness.waitForLibrary()
     harness.app.setStatus(String(repeating: "another long message ", count: 5), error: true)
     harness.press("d")
     XCTAssertEqual(harness.row(15), "Delete the playlist Drive? (y/n)")

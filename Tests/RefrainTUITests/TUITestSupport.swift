@@ -1,10 +1,10 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSession
 import RefrainTestSupport
 import XCTest
 
-import RefrainSession
 @testable import RefrainTUI
 
 // MARK: - A small in-memory catalog
@@ -138,32 +138,35 @@ final class TestClock {
   var now: Double = 1000
 }
 
-/// An ``App`` over a fake player, a fake catalog and (optionally) a real library file.
+/// An ``App`` over a fake player, a fake catalog and (optionally) a library: a real file, or
+/// a fake.
 final class TUIHarness {
   let player = FakePlayer()
   let presenter: PlaybackPresenter
   let app: App
   let clock = TestClock()
+  /// The library file the app uses, to check what it stored; `nil` for none or a fake.
   let library: LibraryStore?
   /// The terminal size the main loop renders at after every key and every wake-up.
   var size = (width: 60, height: 16)
 
   /// Creates the app; Home starts loading at once (call ``waitForHome()``).
   init(
-    catalog: FakeCatalog = FakeCatalog(), library: LibraryStore? = nil,
+    catalog: FakeCatalog = FakeCatalog(), library: (any LibraryStorage)? = nil,
     lyrics: [String: LyricsResult] = [:], notice: String? = nil,
     lyricHighlight: LyricHighlight = .marker
   ) {
-    self.library = library
+    self.library = library as? LibraryStore
     let found = lyrics
     let clock = clock
     let session = Session(
-      player: player, library: library,
+      player: player, library: library as? any LibraryPort,
       lyricsLoader: { track in found[track.id] ?? .notFound(reasons: ["no lyrics in the test"]) })
     presenter = session.playback
     app = App(
       AppDependencies(
-        session: session, provider: catalog, library: library, startupNotice: notice, lyricHighlight: lyricHighlight, now: { clock.now }))
+        session: session, provider: catalog, library: library, startupNotice: notice,
+        lyricHighlight: lyricHighlight, now: { clock.now }))
   }
 
   /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
@@ -212,6 +215,11 @@ final class TUIHarness {
   /// Waits until Home has loaded its sections (or its error).
   func waitForHome(file: StaticString = #filePath, line: UInt = #line) {
     waitFor("Home to load", file: file, line: line) { !app.homeState.hasPrefix("Loading") }
+  }
+
+  /// Waits until every library call the app asked for has answered and been applied.
+  func waitForLibrary(file: StaticString = #filePath, line: UInt = #line) {
+    waitFor("the library calls", file: file, line: line) { app.libraryCallsPending == 0 }
   }
 
   /// Waits until every kind of search answered.

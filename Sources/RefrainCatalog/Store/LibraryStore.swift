@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RefrainCore
 
 /// The user's library: one SQLite file holding playlists, favourites, history, lyrics data,
 /// the last session and the local folder index.
@@ -256,3 +257,7 @@ public enum LibraryDurability: Sendable {
     }
   }
 }
+
+/// The full-screen player's view of the library: ``LibraryStore``'s own methods, each one
+/// transaction that has committed when it returns.
+extension LibraryStore: LibraryStorage {}

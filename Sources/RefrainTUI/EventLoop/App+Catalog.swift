@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// Talking to the catalog: Home, search, details and starting playback.
@@ -35,7 +34,8 @@ extension App {
     search.results = [:]
     search.error = nil
     search.historyIndex = nil
-    try? library?.addRecentSearch(query)
+    // Remembered in the background; the search goes on whether or not that works.
+    changeLibrary({ try $0.addRecentSearch(query) }) { _, _ in }
     cursors[.search] = ListCursor()
     let provider = provider
     let inbox = inbox
@@ -206,27 +206,29 @@ extension App {
     setStatus("added \(playable.count) track\(playable.count == 1 ? "" : "s") to the queue")
   }
 
-  /// Saves an album or likes a track.
+  /// Saves an album, or likes a track (unlikes a liked one), in the background; the status
+  /// line says so once it is stored.
   func save(_ item: CatalogItem) {
-    guard let library else { return setStatus("the library is not available", error: true) }
-    do {
-      switch item {
-      case .album(let album):
-        try library.saveAlbum(album)
-        setStatus("saved \(album.title)")
-      case .track(let track):
+    guard library != nil else { return setStatus("the library is not available", error: true) }
+    switch item {
+    case .album(let album):
+      editLibrary("saved \(album.title)") { try $0.saveAlbum(album) }
+    case .track(let track):
+      changeLibrary({ library -> Bool in
         if try library.isTrackLiked(provider: track.provider, id: track.id) {
           try library.unlikeTrack(provider: track.provider, id: track.id)
-          setStatus("unliked \(track.title)")
-        } else {
-          try library.likeTrack(track)
-          setStatus("liked \(track.title)")
+          return false
         }
-      default:
-        setStatus("only albums and tracks can be saved")
+        try library.likeTrack(track)
+        return true
+      }) { app, result in
+        switch result {
+        case .success(let liked): app.setStatus("\(liked ? "liked" : "unliked") \(track.title)")
+        case .failure(let error): app.setStatus("\(error)", error: true)
+        }
       }
-    } catch {
-      setStatus("\(error)", error: true)
+    default:
+      setStatus("only albums and tracks can be saved")
     }
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 import RefrainSession
 
@@ -16,81 +15,105 @@ public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Commands from `refrain ctl` and playlist edits by ID.
 extension App {
-  /// Carries out a command from `refrain ctl` and returns its answer: `ok`, or JSON.
-  ///
-  /// A playlist edit is answered only after its transaction committed, so an `ok` the
-  /// client received survives the process being killed right after.
-  public func answer(remote command: Command) throws(CommandFailure) -> String {
+  /// What a command from `refrain ctl` answered: `ok` or one line of JSON, or why it failed.
+  public typealias RemoteAnswer = Result<String, CommandFailure>
+
+  /// Carries out a command from `refrain ctl` and calls `reply` with its answer on the main
+  /// loop: at once for most commands; for a playlist edit, once its transaction committed
+  /// in the background, so an `ok` the client received survives the process being killed
+  /// right after.
+  public func answer(remote command: Command, reply: @escaping (RemoteAnswer) -> Void) {
     switch command {
     case .status:
-      return statusJSON()
+      reply(.success(statusJSON()))
     case .playlist(let edit):
-      return try perform(edit)
+      perform(edit, then: reply)
     case .quit:
       handle(remote: command)
-      return "ok"
+      reply(.success("ok"))
     default:
       let outcome = session.execute(command)
-      if case .failed(let reason) = outcome { throw CommandFailure(reason) }
+      if case .failed(let reason) = outcome { return reply(.failure(CommandFailure(reason))) }
       if !show(outcome) { handle(command) }
-      return "ok"
+      reply(.success("ok"))
     }
   }
 
-  /// Applies a playlist edit from the prompt, reporting on the status line.
+  /// Applies a playlist edit from the prompt; the status line reports once it is stored.
   func runPlaylistEdit(_ edit: Command.PlaylistEdit) {
-    do {
-      let answer = try perform(edit)
-      setStatus(answer == "ok" ? "playlist updated" : answer)
-    } catch {
-      setStatus(error.message, error: true)
+    perform(edit) { [weak self] answer in
+      switch answer {
+      case .success(let text): self?.setStatus(text == "ok" ? "playlist updated" : text)
+      case .failure(let failure): self?.setStatus(failure.message, error: true)
+      }
     }
   }
 
-  /// Applies a playlist edit; returns `ok`, or one line of JSON for `list`, `show` and `create`.
-  func perform(_ edit: Command.PlaylistEdit) throws(CommandFailure) -> String {
-    guard let library else { throw CommandFailure("the library is not available") }
-    do {
-      switch edit {
-      case .list:
-        return "[" + (try library.playlists().map(Self.json(for:)).joined(separator: ",")) + "]"
-      case .show(let id):
-        let lines = try library.entries(inPlaylist: id).map { entry in
-          "{\"position\":\(entry.position + 1),\"title\":\(JSONText.quote(entry.track.title)),"
-            + "\"artist\":\(entry.track.artist.map(JSONText.quote) ?? "null"),"
-            + "\"provider\":\(JSONText.quote(entry.track.provider)),"
-            + "\"id\":\(JSONText.quote(entry.track.id))}"
-        }
-        return "[" + lines.joined(separator: ",") + "]"
-      case .create(let name):
-        return Self.json(for: try library.createPlaylist(named: name))
-      case .rename(let id, let name):
+  /// Applies a playlist edit in the background, after every library call asked for before,
+  /// then calls `then` on the main loop with `ok`, or one line of JSON for `list`, `show` and
+  /// `create`.
+  func perform(_ edit: Command.PlaylistEdit, then: @escaping (RemoteAnswer) -> Void) {
+    guard library != nil else {
+      return then(.failure(CommandFailure("the library is not available")))
+    }
+    let work: @Sendable (any LibraryStorage) throws -> String
+    switch edit {
+    case .list:
+      work = { SessionJSON.line(try $0.playlists().map(PlaylistLine.init)) }
+    case .show(let id):
+      work = {
+        SessionJSON.line(try $0.entries(inPlaylist: id, offset: 0, limit: nil).map(EntryLine.init))
+      }
+    case .create(let name):
+      work = { SessionJSON.line(PlaylistLine(try $0.createPlaylist(named: name))) }
+    case .rename(let id, let name):
+      work = { library in
         try library.renamePlaylist(id, to: name)
-      case .delete(let id):
+        return "ok"
+      }
+    case .delete(let id):
+      work = { library in
         try library.deletePlaylist(id)
-      case .add(let id, let item):
-        try library.addTracks([try track(for: item)], toPlaylist: id)
-      case .remove(let id, let position):
-        let entries = try library.entries(inPlaylist: id)
+        return "ok"
+      }
+    case .add(let id, let item):
+      let track: CatalogTrack
+      do {
+        track = try self.track(for: item)
+      } catch {
+        return then(.failure(error))
+      }
+      work = { library in
+        try library.addTracks([track], toPlaylist: id, at: nil)
+        return "ok"
+      }
+    case .remove(let id, let position):
+      work = { library in
+        let entries = try library.entries(inPlaylist: id, offset: 0, limit: nil)
         guard entries.indices.contains(position - 1) else {
-          throw CommandFailure(Self.outside(position, count: entries.count))
+          throw CommandFailure(outside(position, count: entries.count))
         }
         try library.removeEntries([entries[position - 1].entryID], fromPlaylist: id)
-      case .move(let id, let from, let to):
+        return "ok"
+      }
+    case .move(let id, let from, let to):
+      work = { library in
         let count = try library.playlist(id).trackCount
         // Positions parse as 1 or more, so only the upper bound needs checking.
         for position in [from, to] where position > count {
-          throw CommandFailure(Self.outside(position, count: count))
+          throw CommandFailure(outside(position, count: count))
         }
         try library.moveEntry(inPlaylist: id, from: from - 1, to: to - 1)
+        return "ok"
       }
-    } catch let failure as CommandFailure {
-      throw failure
-    } catch {
-      throw CommandFailure("\(error)")
     }
-    refreshLibraryDetail()
-    return "ok"
+    let finish: (App, LibraryResult<String>) -> Void = { _, result in
+      then(result.mapError { $0 as? CommandFailure ?? CommandFailure("\($0)") })
+    }
+    switch edit {
+    case .list, .show: withLibrary(work, then: finish)
+    default: changeLibrary(work, then: finish)
+    }
   }
 
   /// The track a playlist `add` names: `current` (what is playing), a URL or a file.
@@ -107,13 +130,53 @@ extension App {
     }
     return catalogTrack(for: track)
   }
+}
 
-  private static func json(for playlist: LibraryPlaylist) -> String {
-    "{\"id\":\(playlist.id),\"name\":\(JSONText.quote(playlist.name)),"
-      + "\"tracks\":\(playlist.trackCount)}"
+/// A playlist as `refrain ctl playlist list` and `create` print it.
+private struct PlaylistLine: Encodable {
+  let id: Int64
+  let name: String
+  let tracks: Int
+
+  init(_ playlist: LibraryPlaylist) {
+    id = playlist.id
+    name = playlist.name
+    tracks = playlist.trackCount
+  }
+}
+
+/// A playlist entry as `refrain ctl playlist show` prints it: `position` counts from 1, and
+/// `artist` is null when unknown.
+private struct EntryLine: Encodable {
+  let position: Int
+  let title: String
+  let artist: String?
+  let provider: String
+  let id: String
+
+  init(_ entry: PlaylistEntry) {
+    position = entry.position + 1
+    title = entry.track.title
+    artist = entry.track.artist
+    provider = entry.track.provider
+    id = entry.track.id
   }
 
-  private static func outside(_ position: Int, count: Int) -> String {
-    "position \(position) is outside the playlist (it has \(count) track\(count == 1 ? "" : "s"))"
+  private enum CodingKeys: String, CodingKey {
+    case position, title, artist, provider, id
   }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(position, forKey: .position)
+    try container.encode(title, forKey: .title)
+    try container.encode(artist, forKey: .artist)  // null, not left out, when unknown
+    try container.encode(provider, forKey: .provider)
+    try container.encode(id, forKey: .id)
+  }
+}
+
+/// Why a playlist position cannot be used: `position 3 is outside the playlist (it has 1 track)`.
+private func outside(_ position: Int, count: Int) -> String {
+  "position \(position) is outside the playlist (it has \(count) track\(count == 1 ? "" : "s"))"
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// What list commands do: open, play all, add to the queue or a playlist, save, and the
@@ -7,10 +6,12 @@ import RefrainCore
 extension App {
   /// What the selection stands for as tracks, for adding to the queue or a playlist.
   enum SelectionTracks {
-    /// Known now: a track, an open list, a library playlist.
+    /// Known now: a track, an open list.
     case now([CatalogTrack])
     /// An album, artist, playlist or genre row that was never opened: fetched first.
     case fetch(CatalogItem)
+    /// A library playlist, the liked tracks or the history: read from the library first.
+    case library(LibraryTracksRead)
     /// Nothing to add: a header, a recent search, the "new playlist" row.
     case nothing
   }
@@ -28,19 +29,30 @@ extension App {
       if case .track(let track)? = selectedItem() { return .now([track]) }
       return .nothing
     case .libraryPlaylist(let playlist):
-      return .now(((try? library?.entries(inPlaylist: playlist.id)) ?? []).map(\.track))
-    case .likedTracks: return .now((try? library?.likedTracks()) ?? [])
-    case .history: return .now(((try? library?.playHistory(limit: 50)) ?? []).map(\.track))
+      return .library {
+        try $0.entries(inPlaylist: playlist.id, offset: 0, limit: nil).map(\.track)
+      }
+    case .likedTracks: return .library { try $0.likedTracks() }
+    case .history:
+      let limit = Self.historyLength
+      return .library { try $0.playHistory(limit: limit).map(\.track) }
     case .none, .playAll: return openList.isEmpty ? .nothing : .now(openList)
     case .recentSearch, .savedAlbums, .newPlaylist: return .nothing
     }
   }
 
+  /// How many of the latest plays "Recently played" lists.
+  static let historyLength = 50
+
   /// Opens the playlist picker for `tracks`, unless another overlay took the screen meanwhile.
+  ///
+  /// It lists the snapshot's playlists at once and asks for a fresh one, which it follows
+  /// when it arrives.
   func pickPlaylist(for tracks: [CatalogTrack]) {
     guard overlay == nil else { return }
     overlay = .picker(
-      tracks: tracks, playlists: (try? library?.playlists()) ?? [], cursor: ListCursor())
+      tracks: tracks, playlists: librarySnapshot?.playlists ?? [], cursor: ListCursor())
+    refreshLibrary()
   }
 
   // MARK: - Commands
@@ -67,6 +79,7 @@ extension App {
       case .now(let tracks) where tracks.isEmpty: setStatus("this list has no tracks to add")
       case .now(let tracks): enqueue(tracks)
       case .fetch(let item): loadTracks(of: item) { app, tracks in app.enqueue(tracks) }
+      case .library(let read): loadLibraryTracks(read) { app, tracks in app.enqueue(tracks) }
       case .nothing: setStatus("nothing here to add: select a track or a list")
       }
       return true
@@ -79,6 +92,8 @@ extension App {
       case .now(let tracks) where tracks.isEmpty: setStatus("this list has no tracks to add")
       case .now(let tracks): pickPlaylist(for: tracks)
       case .fetch(let item): loadTracks(of: item) { app, tracks in app.pickPlaylist(for: tracks) }
+      case .library(let read):
+        loadLibraryTracks(read) { app, tracks in app.pickPlaylist(for: tracks) }
       case .nothing: setStatus("nothing here to add: select a track or a list")
       }
       return true
@@ -110,38 +125,31 @@ extension App {
       play(details[pane]?.last?.tracks ?? [], startAt: 0)
     case .recentSearch(let query): runSearch(query)
     case .libraryPlaylist(let playlist):
-      let entries = (try? library?.entries(inPlaylist: playlist.id)) ?? []
-      details[pane, default: []].append(DetailState(content: .libraryPlaylist(playlist, entries)))
+      pushLibraryDetail(playlist.name) { library in
+        let entries = try library.entries(inPlaylist: playlist.id, offset: 0, limit: nil)
+        return .libraryPlaylist(playlist, entries)
+      }
     case .likedTracks:
-      let tracks = (try? library?.likedTracks()) ?? []
-      details[pane, default: []].append(DetailState(content: .tracks("Liked tracks", tracks)))
+      pushLibraryDetail("Liked tracks") { .tracks("Liked tracks", try $0.likedTracks()) }
     case .savedAlbums:
-      let albums = (try? library?.savedAlbums()) ?? []
-      let section = HomeSection(
-        id: "saved", title: "Saved albums", kind: .other, items: albums.map { .album($0) })
-      details[pane, default: []].append(
-        DetailState(
-          content: .genre(
-            GenreDetail(
-              genre: GenreSummary(id: "saved", provider: "library", name: "Saved albums"),
-              sections: [section]))))
+      pushLibraryDetail("Saved albums") { library in
+        let section = HomeSection(
+          id: "saved", title: "Saved albums", kind: .other,
+          items: try library.savedAlbums().map { .album($0) })
+        return .genre(
+          GenreDetail(
+            genre: GenreSummary(id: "saved", provider: "library", name: "Saved albums"),
+            sections: [section]))
+      }
     case .history:
-      let tracks = ((try? library?.playHistory(limit: 50)) ?? []).map(\.track)
-      details[pane, default: []].append(DetailState(content: .tracks("Recently played", tracks)))
+      let limit = Self.historyLength
+      pushLibraryDetail("Recently played") {
+        .tracks("Recently played", try $0.playHistory(limit: limit).map(\.track))
+      }
     case .newPlaylist: createPlaylist(named: nil, adding: [])
     case .queueEntry(let index): presenter.jump(to: index)
     case .playlistEntry(let entry, _): play([entry.track], startAt: 0)
     }
-  }
-
-  /// Re-reads an open library playlist after an edit.
-  func refreshLibraryDetail() {
-    guard let count = details[pane]?.count, count > 0,
-      case .libraryPlaylist(let playlist, _)? = details[pane]?.last?.content, let library
-    else { return }
-    let fresh = (try? library.playlist(playlist.id)) ?? playlist
-    let entries = (try? library.entries(inPlaylist: playlist.id)) ?? []
-    details[pane]?[count - 1].content = .libraryPlaylist(fresh, entries)
   }
 
   private func handleLibraryEdit(_ command: Command, rows: [ListRow]) -> Bool {
@@ -202,16 +210,5 @@ extension App {
 
   private func submitRename(_ name: String, id: Int64) {
     editLibrary("renamed to \(name)") { try $0.renamePlaylist(id, to: name) }
-  }
-
-  private func editLibrary(_ message: String?, _ edit: (LibraryStore) throws -> Void) {
-    guard let library else { return }
-    do {
-      try edit(library)
-      if let message { setStatus(message) }
-      refreshLibraryDetail()
-    } catch {
-      setStatus("\(error)", error: true)
-    }
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// The list panes: the rows they show and the selection (commands: App+ListCommands.swift).
@@ -62,7 +61,7 @@ extension App {
 
   private func searchRows() -> [ListRow] {
     if search.query.isEmpty {
-      let recent = (try? library?.recentSearches()) ?? []
+      let recent = librarySnapshot?.recentSearches ?? []
       guard !recent.isEmpty else {
         return [
           ListRow(text: "Press / and type to search \(provider.name).", style: .dim, isHeader: true)
@@ -90,25 +89,39 @@ extension App {
     return rows
   }
 
+  /// The Library pane, from the snapshot; until the first read, its header says why no
+  /// playlist is listed (rows keep their places when they arrive).
   private func libraryRows() -> [ListRow] {
-    guard let library else {
+    guard library != nil else {
       return [
         ListRow(text: "The library database is not available.", style: .error, isHeader: true)
       ]
     }
+    guard let snapshot = librarySnapshot else {
+      let header =
+        libraryReadError.map { ListRow(text: "Playlists: \($0)", style: .error, isHeader: true) }
+        ?? .header("Playlists (loading…)")
+      return [header] + collectionRows
+    }
     var rows: [ListRow] = [.header("Playlists")]
-    for playlist in (try? library.playlists()) ?? [] {
+    for playlist in snapshot.playlists {
       rows.append(
         ListRow(
           text: "≡ \(playlist.name)", detail: "\(playlist.trackCount) tracks",
           action: .libraryPlaylist(playlist)))
     }
-    rows.append(ListRow(text: "+ New playlist (c)", style: .dim, action: .newPlaylist))
-    rows.append(.header("Collection"))
-    rows.append(ListRow(text: "♥ Liked tracks", action: .likedTracks))
-    rows.append(ListRow(text: "◉ Saved albums", action: .savedAlbums))
-    rows.append(ListRow(text: "↺ Recently played", action: .history))
-    return rows
+    return rows + collectionRows
+  }
+
+  /// The Library pane below its playlists: "new playlist", then the collection.
+  private var collectionRows: [ListRow] {
+    [
+      ListRow(text: "+ New playlist (c)", style: .dim, action: .newPlaylist),
+      .header("Collection"),
+      ListRow(text: "♥ Liked tracks", action: .likedTracks),
+      ListRow(text: "◉ Saved albums", action: .savedAlbums),
+      ListRow(text: "↺ Recently played", action: .history),
+    ]
   }
 
   func queueRows() -> [ListRow] {

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 import RefrainSession
 
@@ -12,10 +11,9 @@ extension App {
       switch event {
       case .started(let track, _):
         lyricsView?.selection = nil
-        if let stored = catalogTracks[track.id], let library {
-          Task.detached(executorPreference: BackgroundExecutor.shared) {
-            try? library.recordPlay(stored)
-          }
+        if let stored = catalogTracks[track.id] {
+          let date = Date()
+          withLibrary({ try $0.recordPlay(stored, at: date, secondsPlayed: nil) }) { _, _ in }
         }
       case .failed(let track, let message):
         setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
@@ -108,12 +106,8 @@ extension App {
       case .open:
         overlay = nil
         if case .libraryPlaylist(let playlist) = rows[cursor.selection].action {
-          do {
-            try library?.addTracks(tracks, toPlaylist: playlist.id)
-            setStatus("added \(tracks.count) to \(playlist.name)")
-            refreshLibraryDetail()
-          } catch {
-            setStatus("\(error)", error: true)
+          editLibrary("added \(tracks.count) to \(playlist.name)") {
+            try $0.addTracks(tracks, toPlaylist: playlist.id, at: nil)
           }
         } else {
           createPlaylist(named: nil, adding: tracks)

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 import RefrainSession
 
@@ -14,24 +13,43 @@ extension App {
       lyricsURL: track.lyricsURL)
   }
 
-  /// Saves the queue, position, volume, modes and open pane so the next start resumes.
+  /// Saves the queue, position, volume, modes and open pane in the background, after every
+  /// library call asked for before, so the next start resumes there.
   public func saveSession() {
-    guard let library else { return }
-    let snapshot = presenter.snapshot
-    let session = SavedSession(
-      queue: presenter.queue.tracks.map(catalogTrack(for:)), currentIndex: snapshot.index,
-      position: snapshot.position, volume: snapshot.volume, shuffle: snapshot.isShuffled,
-      repeatMode: snapshot.repeatMode, openPane: lyricsView != nil ? "lyrics" : pane.rawValue)
-    do {
-      try library.saveSession(session)
-    } catch {
-      setStatus("could not save the session: \(error)", error: true)
+    guard library != nil else { return }
+    let saved = savedSession
+    withLibrary({ try $0.saveSession(saved) }) { app, result in
+      if case .failure(let error) = result {
+        app.setStatus("could not save the session: \(error)", error: true)
+      }
     }
   }
 
-  /// Restores the last session, paused where it was left.
+  /// Saves the session after every library call asked for before, and returns once all of
+  /// them, the save included, have finished: for quitting, once nothing is drawn any more.
+  public func saveSessionAndWait() {
+    saveSession()
+    waitForLibraryCalls()
+  }
+
+  /// What ``saveSession()`` stores: the session as it is now.
+  private var savedSession: SavedSession {
+    let snapshot = presenter.snapshot
+    return SavedSession(
+      queue: presenter.queue.tracks.map(catalogTrack(for:)), currentIndex: snapshot.index,
+      position: snapshot.position, volume: snapshot.volume, shuffle: snapshot.isShuffled,
+      repeatMode: snapshot.repeatMode, openPane: lyricsView != nil ? "lyrics" : pane.rawValue)
+  }
+
+  /// Reads the last session in the background and restores it, paused where it was left.
   public func restoreSession() {
-    guard let session = try? library?.lastSession(), !session.queue.isEmpty else { return }
+    withLibrary({ try $0.lastSession() }) { app, result in
+      guard case .success(let saved?) = result, !saved.queue.isEmpty else { return }
+      app.restore(saved)
+    }
+  }
+
+  private func restore(_ session: SavedSession) {
     presenter.setVolume(session.volume)
     presenter.setRepeat(session.repeatMode)
     if session.shuffle != presenter.queue.isShuffled { presenter.toggleShuffle() }

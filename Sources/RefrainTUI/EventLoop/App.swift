@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 import RefrainSession
 
@@ -8,7 +7,8 @@ public struct AppDependencies {
   /// The listening session this front end shows and drives.
   public var session: Session
   public var provider: any CatalogProvider
-  public var library: LibraryStore?
+  /// The user's library; `nil` when its file could not be opened.
+  public var library: (any LibraryStorage)?
   public var keyMap: KeyMap
   /// A notice shown at start, e.g. that no audio server was reached.
   public var startupNotice: String?
@@ -19,8 +19,9 @@ public struct AppDependencies {
 
   /// Creates the dependencies.
   public init(
-    session: Session, provider: any CatalogProvider, library: LibraryStore?,
-    keyMap: KeyMap = .standard, startupNotice: String? = nil, lyricHighlight: LyricHighlight = .line,
+    session: Session, provider: any CatalogProvider, library: (any LibraryStorage)?,
+    keyMap: KeyMap = .standard, startupNotice: String? = nil,
+    lyricHighlight: LyricHighlight = .line,
     now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
   ) {
     self.session = session
@@ -36,19 +37,26 @@ public struct AppDependencies {
 /// The full-screen player's state and behaviour, independent of the terminal.
 ///
 /// The main loop feeds it keys, player events and finished background work, and asks
-/// it to render into a ``ScreenGrid``. Everything runs on the main loop's thread.
+/// it to render into a ``ScreenGrid``. Everything runs on the main loop's thread; catalog
+/// and library calls run in background tasks whose results come back through the inbox.
 public final class App {
   /// The listening session: playback, queue and lyrics, shared with the control socket.
   public let session: Session
   let provider: any CatalogProvider
-  let library: LibraryStore?
+  let library: (any LibraryStorage)?
   let keyMap: KeyMap
   let lyricHighlight: LyricHighlight
   let inbox = Inbox<App>()
   /// The monotonic clock, in seconds; injected, so `init` already reads the caller's clock.
   let now: () -> Double
 
-  var pane: Command.Pane = .home
+  /// The focused pane; showing Library or Search re-reads the library in the background,
+  /// so a change another process made shows up.
+  var pane: Command.Pane = .home {
+    didSet {
+      if pane != oldValue, pane == .library || pane == .search { refreshLibrary() }
+    }
+  }
   var details: [Command.Pane: [DetailState]] = [:]
   var cursors: [Command.Pane: ListCursor] = [:]
   var home: [HomeSection] = []
@@ -64,13 +72,21 @@ public final class App {
   var lyricsSeekMode = true
   var status: StatusMessage?
   var catalogTracks: [String: CatalogTrack] = [:]
+  /// What the panes show from the library; `nil` until the first read finished.
+  var librarySnapshot: LibrarySnapshot?
+  /// Why the last read of the library failed, until one succeeds.
+  var libraryReadError: String?
+  /// The last library call asked for; the next one starts after it.
+  var libraryTail: Task<Void, Never>?
+  /// Library calls asked for whose results the main loop has not applied yet.
+  var libraryCallsPending = 0
   var lastHeight = 24
   /// Where the last frame put what a click can hit.
   var clickMap = ClickMap()
   /// Whether the user asked to quit.
   public private(set) var shouldQuit = false
 
-  /// Creates the app and starts loading the Home pane.
+  /// Creates the app and starts loading the Home pane and the library's snapshot.
   public init(_ dependencies: AppDependencies) {
     session = dependencies.session
     provider = dependencies.provider
@@ -80,6 +96,7 @@ public final class App {
     now = dependencies.now
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     loadHome()
+    refreshLibrary()
   }
 
   // MARK: - Input
@@ -206,7 +223,8 @@ public final class App {
   @discardableResult
   func show(_ outcome: Outcome) -> Bool {
     switch outcome {
-    case .done(let message?): setStatus(message, seconds: message.hasPrefix("lyrics offset") ? 2 : 4)
+    case .done(let message?):
+      setStatus(message, seconds: message.hasPrefix("lyrics offset") ? 2 : 4)
     case .done(nil): break
     case .failed(let reason): setStatus(reason, error: true)
     case .notForSession: return false
@@ -250,7 +268,7 @@ public final class App {
       search.editing = false
       runSearch(search.editor.text)
     case .up, .down:
-      let history = (try? library?.recentSearches()) ?? []
+      let history = librarySnapshot?.recentSearches ?? []
       guard !history.isEmpty else { return true }
       var index = search.historyIndex ?? -1
       index = key == .up ? min(history.count - 1, index + 1) : max(-1, index - 1)
@@ -276,14 +294,8 @@ public final class App {
     case .newPlaylist(let tracks):
       createPlaylist(named: text, adding: tracks)
     case .rename(let id):
-      guard let library, !text.isEmpty else { return }
-      do {
-        try library.renamePlaylist(id, to: text)
-        setStatus("renamed to \(text)")
-        refreshLibraryDetail()
-      } catch {
-        setStatus("\(error)", error: true)
-      }
+      guard !text.isEmpty else { return }
+      editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
     }
   }
 
@@ -292,30 +304,24 @@ public final class App {
     case .quit:
       shouldQuit = true
     case .deletePlaylist(let id):
-      do {
-        try library?.deletePlaylist(id)
-        setStatus("playlist deleted")
-      } catch {
-        setStatus("\(error)", error: true)
-      }
+      editLibrary("playlist deleted") { try $0.deletePlaylist(id) }
     }
   }
 
+  /// Creates a playlist holding `tracks` in the background; without a name, asks for one.
   func createPlaylist(named name: String?, adding tracks: [CatalogTrack]) {
-    guard let library else { return setStatus("the library is not available", error: true) }
+    guard library != nil else { return setStatus("the library is not available", error: true) }
     guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
       overlay = .input(
         title: "New playlist name:", editor: LineEditor(), purpose: .newPlaylist(adding: tracks))
       return
     }
-    do {
+    let message =
+      "created \(name)"
+      + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")")
+    editLibrary(message) { library in
       let playlist = try library.createPlaylist(named: name)
-      if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id) }
-      setStatus(
-        "created \(name)"
-          + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")"))
-    } catch {
-      setStatus("\(error)", error: true)
+      if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id, at: nil) }
     }
   }
 

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// A selectable row in a list pane.

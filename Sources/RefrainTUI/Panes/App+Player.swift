@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// The Player pane: the track, the cover box, the modes, the progress bar and the two

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// Drawing: the frame (tabs, now-playing bar, status line), the lists, the lyrics view and

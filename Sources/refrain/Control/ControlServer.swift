@@ -7,6 +7,8 @@ import RefrainTUI
 ///
 /// One line in, one line out: `ok`, `error: REASON`, or a JSON object for `status`. A client
 /// that sends `watch` stays connected and gets a status line whenever something changes.
+/// A playlist edit is answered once the app reports it stored, meanwhile the loop goes on;
+/// a client that hung up by then gets nothing.
 ///
 /// Every descriptor is non-blocking and joins the main loop's `poll()`: a client that says
 /// nothing, sends a megabyte without a newline or never reads its watch lines costs a
@@ -21,11 +23,15 @@ final class ControlServer {
   static let clientLimit = 64
 
   private struct Client {
+    /// Tells this client from a later one given the same descriptor.
+    var serial: Int
     var input: [UInt8] = []
     var output: [UInt8] = []
     var watching = false
     /// Close once `output` is written (the answer to a one-shot command).
     var closing = false
+    /// Its command is being carried out; its answer comes later.
+    var awaiting = false
   }
 
   /// The socket's path.
@@ -33,6 +39,7 @@ final class ControlServer {
   /// The listening descriptor.
   let fileDescriptor: Int32
   private var clients: [Int32: Client] = [:]
+  private var nextSerial = 0
   private var lastWatched: SessionStatus?
 
   /// Creates the socket (directory 0700, socket 0600); refuses when another Refrain listens.
@@ -76,11 +83,12 @@ final class ControlServer {
   }
 
   /// What to poll: the listening socket for new clients, each client for its request (and,
-  /// while it has unwritten output, for room to write).
+  /// while it has unwritten output, for room to write). A client awaiting its answer is
+  /// polled for nothing but hanging up (`POLLHUP` is always reported).
   var pollDescriptors: [pollfd] {
     var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
     for (fd, client) in clients {
-      var events = client.closing ? 0 : Int16(POLLIN)
+      var events = client.closing || client.awaiting ? 0 : Int16(POLLIN)
       if !client.output.isEmpty { events |= Int16(POLLOUT) }
       fds.append(pollfd(fd: fd, events: events, revents: 0))
     }
@@ -127,7 +135,8 @@ final class ControlServer {
       // buffer, so a stalled watcher is noticed after 256 KiB rather than 256 + 200 KiB.
       var size: Int32 = 16_384
       _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-      var client = Client()
+      nextSerial += 1
+      var client = Client(serial: nextSerial)
       if clients.count >= Self.clientLimit {
         client.output = Array("error: too many control clients connected\n".utf8)
         client.closing = true
@@ -141,13 +150,14 @@ final class ControlServer {
     guard clients[fd] != nil else { return }
     if events & Int16(POLLIN) != 0 { read(fd, app: app) }
     if clients[fd] != nil, events & Int16(POLLOUT) != 0 { flush(fd) }
-    if clients[fd] != nil, events & Int16(POLLERR | POLLNVAL) != 0 { drop(fd) }
+    // An error, or a client gone for good: nothing more can reach it.
+    if clients[fd] != nil, events & Int16(POLLERR | POLLNVAL | POLLHUP) != 0 { drop(fd) }
   }
 
   /// Reads what the client sent; answers each complete line.
   private func read(_ fd: Int32, app: App) {
     var chunk = [UInt8](repeating: 0, count: 16_384)
-    while var client = clients[fd], !client.closing {
+    while var client = clients[fd], !client.closing, !client.awaiting {
       let count = Foundation.read(fd, &chunk, chunk.count)
       if count < 0 && errno == EINTR { continue }
       if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
@@ -163,7 +173,8 @@ final class ControlServer {
         let line = String(decoding: clients[fd]!.input[..<newline], as: UTF8.self)
         clients[fd]?.input.removeSubrange(...newline)
         answer(line, from: fd, app: app)
-        guard clients[fd]?.closing == false, clients[fd]?.watching == false else { break }
+        guard let client = clients[fd], !client.closing, !client.watching, !client.awaiting
+        else { break }
       }
       if let pending = clients[fd]?.input.count, pending > Self.requestLimit {
         clients[fd]?.input.removeAll()
@@ -182,13 +193,23 @@ final class ControlServer {
       flush(fd)
       return
     }
-    let text: String
+    let command: Command
     do {
-      text = try app.answer(remote: try CommandParser.parse(request))
+      command = try CommandParser.parse(request)
     } catch {
-      text = "error: \(error)"
+      return reply("error: \(error)", to: fd)
     }
-    reply(text, to: fd)
+    guard let serial = clients[fd]?.serial else { return }
+    clients[fd]?.awaiting = true
+    app.answer(remote: command) { [weak self] answer in
+      // The client may have hung up meanwhile, and its descriptor gone to a new one.
+      guard let self, self.clients[fd]?.serial == serial else { return }
+      self.clients[fd]?.awaiting = false
+      switch answer {
+      case .success(let text): self.reply(text, to: fd)
+      case .failure(let failure): self.reply("error: \(failure)", to: fd)
+      }
+    }
   }
 
   /// Sends a one-shot answer and closes once it is written.
