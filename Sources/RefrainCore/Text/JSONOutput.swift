@@ -20,12 +20,3 @@ package enum JSONOutput {
     (seconds * 1000).rounded() / 1000
   }
 }
-
-/// JSON string quoting, for the last hand-built JSON (the control socket's playlist answers).
-package enum JSONText {
-  /// Quotes `text` for JSON, escaping quotes, backslashes and control characters.
-  package static func quote(_ text: String) -> String {
-    let encoded = JSONOutput.line([text])
-    return String(encoded.dropFirst().dropLast())
-  }
-}
