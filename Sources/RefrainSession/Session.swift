@@ -129,7 +129,7 @@ public final class Session {
       let result = await loader(track)
       let offset = (try? library?.lyricOffset(for: track.id)) ?? 0
       inbox.post { session in
-        guard session.playback.queue.current == track else { return }
+        guard track.isSameEntry(as: session.playback.queue.current) else { return }
         session.showLyrics(result, offset: offset)
       }
     }

@@ -20,6 +20,34 @@ final class PresenterEventTests: XCTestCase {
     return (presenter, player)
   }
 
+  // MARK: - The same track queued twice
+
+  func testAStaleStartOfTheSameTrackQueuedTwiceIsIgnored() throws {
+    let (presenter, player) = loading("a", "a")
+    let first = try XCTUnwrap(presenter.queue.current, "what the player was asked to play")
+    presenter.next()  // before the first slot's start arrived
+    let second = try XCTUnwrap(player.played.last)
+    XCTAssertEqual(first, second, "the same recording")
+    XCTAssertNotEqual(first.queueEntry, second.queueEntry, "from two queue slots")
+    presenter.handle(.started(first, duration: 180))
+    XCTAssertEqual(presenter.state, .loading, "the first slot's late start is stale")
+    presenter.handle(.started(second, duration: 180))
+    XCTAssertEqual(presenter.state, .playing)
+    XCTAssertEqual(presenter.queue.currentIndex, 1)
+  }
+
+  func testTheSecondCopyIsPreparedForTheGaplessHandOver() throws {
+    let (presenter, player) = loading("a", "a")
+    let first = try XCTUnwrap(presenter.queue.current, "what the player was asked to play")
+    presenter.handle(.started(first, duration: 180))
+    let prepared = try XCTUnwrap(player.prepared.last ?? nil)
+    XCTAssertEqual(prepared.queueEntry, presenter.queue.track(at: 1)?.queueEntry)
+    presenter.handle(.trackEnded(first))
+    presenter.handle(.started(prepared, duration: 180))
+    XCTAssertEqual(presenter.state, .playing)
+    XCTAssertEqual(presenter.queue.currentIndex, 1, "the hand-over reached the second slot")
+  }
+
   // MARK: - Started
 
   func testStartedRecordsDurationAndPlays() {

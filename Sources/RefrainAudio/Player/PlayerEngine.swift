@@ -325,11 +325,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     output.drop()
     current = nil
     setState(.loading)
-    let loaded: Loaded
+    var loaded: Loaded
     let result = prepared?.track == track ? (prepared?.result ?? load(track)) : load(track)
     prepared = nil
     switch result {
-    case .success(let value): loaded = value
+    case .success(let value):
+      loaded = value
+      loaded.track = track  // a prepared decoder of the same file: report the slot asked for
     case .failure(let error):
       setState(.stopped)
       post(.failed(track, message: error.description))

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// The text fields Refrain indexes, parsed from an ID3v2.2, v2.3 or v2.4 tag.
 ///
@@ -19,7 +20,7 @@ struct ID3v2Tag: Equatable {
     guard header.count >= 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33,
       header[3] >= 2, header[3] <= 4, header[4] != 0xFF
     else { return nil }
-    guard let size = syncsafe(header, at: 6) else { return nil }
+    guard let size = ID3Bytes.syncsafe(header, at: 6) else { return nil }
     let footer = header[3] == 4 && header[5] & 0x10 != 0 ? 10 : 0
     return 10 + size + footer
   }
@@ -31,13 +32,13 @@ struct ID3v2Tag: Equatable {
     let flags = bytes[5]
     var body = Array(bytes[10..<min(bytes.count, total)])
     // v2.2/v2.3 unsynchronise the whole tag; v2.4 marks it per frame (the tag flag implies all).
-    if flags & 0x80 != 0, version < 4 { body = Self.removingUnsync(body) }
+    if flags & 0x80 != 0, version < 4 { body = ID3Bytes.removingUnsync(body) }
     var offset = 0
     if flags & 0x40 != 0, version >= 3 {
       // Skip the extended header: v2.3 gives its size without the size field, v2.4 with it.
-      if version == 3, let size = Self.bigEndian(body, at: 0, count: 4) {
+      if version == 3, let size = ID3Bytes.bigEndian(body, at: 0, count: 4) {
         offset = 4 + size
-      } else if let size = Self.syncsafe(body, at: 0) {
+      } else if let size = ID3Bytes.syncsafe(body, at: 0) {
         offset = size
       }
     }
@@ -48,9 +49,9 @@ struct ID3v2Tag: Equatable {
       let id = String(decoding: body[offset..<offset + idLength], as: UTF8.self)
       let sizeValue: Int?
       switch version {
-      case 2: sizeValue = Self.bigEndian(body, at: offset + 3, count: 3)
-      case 3: sizeValue = Self.bigEndian(body, at: offset + 4, count: 4)
-      default: sizeValue = Self.syncsafe(body, at: offset + 4)
+      case 2: sizeValue = ID3Bytes.bigEndian(body, at: offset + 3, count: 3)
+      case 3: sizeValue = ID3Bytes.bigEndian(body, at: offset + 4, count: 4)
+      default: sizeValue = ID3Bytes.syncsafe(body, at: offset + 4)
       }
       guard let size = sizeValue, size >= 0, offset + headerLength + size <= body.count else {
         break
@@ -110,7 +111,7 @@ struct ID3v2Tag: Equatable {
     guard flags & 0x0C == 0 else { return nil }  // Compressed or encrypted.
     if flags & 0x40 != 0 { content = Array(content.dropFirst()) }  // Group byte.
     if flags & 0x01 != 0 { content = Array(content.dropFirst(4)) }  // Data length indicator.
-    if flags & 0x02 != 0 || tagUnsync { content = removingUnsync(content) }
+    if flags & 0x02 != 0 || tagUnsync { content = ID3Bytes.removingUnsync(content) }
     return content
   }
 
@@ -163,22 +164,6 @@ struct ID3v2Tag: Equatable {
 
   // MARK: - Numbers
 
-  /// A 28-bit "synchsafe" integer (7 bits per byte).
-  static func syncsafe(_ bytes: [UInt8], at offset: Int) -> Int? {
-    guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-    var value = 0
-    for byte in bytes[offset..<offset + 4] {
-      value = value << 7 | Int(byte & 0x7F)
-    }
-    return value
-  }
-
-  /// A plain big-endian integer of `count` bytes.
-  static func bigEndian(_ bytes: [UInt8], at offset: Int, count: Int) -> Int? {
-    guard offset >= 0, offset + count <= bytes.count else { return nil }
-    return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
-  }
-
   /// The number at the start of `text` ("3/12" → 3).
   static func leadingNumber(_ text: String) -> Int? {
     let utf8 = text.utf8
@@ -192,15 +177,4 @@ struct ID3v2Tag: Equatable {
     return digits.isEmpty ? nil : Int(digits)
   }
 
-  /// Undoes ID3 unsynchronisation: every `FF 00` becomes `FF`.
-  private static func removingUnsync(_ bytes: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var previous: UInt8 = 0
-    for byte in bytes {
-      if !(previous == 0xFF && byte == 0x00) { out.append(byte) }
-      previous = byte
-    }
-    return out
-  }
 }

@@ -1,3 +1,5 @@
+import RefrainCore
+
 /// One MPEG audio frame header, enough to find frames and estimate a file's duration.
 struct MPEGFrameHeader: Equatable {
   /// 1 for MPEG-1, 2 for MPEG-2, 25 for MPEG-2.5.
@@ -119,15 +121,15 @@ enum MPEGDurationEstimator {
     if xing + 12 <= bytes.count {
       let tag = String(decoding: bytes[xing..<xing + 4], as: UTF8.self)
       if tag == "Xing" || tag == "Info",
-        let flags = ID3v2Tag.bigEndian(bytes, at: xing + 4, count: 4), flags & 1 != 0,
-        let frames = ID3v2Tag.bigEndian(bytes, at: xing + 8, count: 4), frames > 0
+        let flags = ID3Bytes.bigEndian(bytes, at: xing + 4, count: 4), flags & 1 != 0,
+        let frames = ID3Bytes.bigEndian(bytes, at: xing + 8, count: 4), frames > 0
       {
         return Double(frames) * perFrame
       }
     }
     let vbri = offset + 36
     if vbri + 18 <= bytes.count, String(decoding: bytes[vbri..<vbri + 4], as: UTF8.self) == "VBRI",
-      let frames = ID3v2Tag.bigEndian(bytes, at: vbri + 14, count: 4), frames > 0
+      let frames = ID3Bytes.bigEndian(bytes, at: vbri + 14, count: 4), frames > 0
     {
       return Double(frames) * perFrame
     }

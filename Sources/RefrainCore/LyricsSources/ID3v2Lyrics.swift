@@ -49,7 +49,7 @@ struct ID3v2Lyrics: Sendable, Equatable {
     guard header.count >= 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33,
       (2...4).contains(header[3]), header[4] != 0xFF
     else { return nil }
-    return syncsafe(header, at: 6)
+    return ID3Bytes.syncsafe(header, at: 6)
   }
 
   /// Parses `bytes`: a tag header and as much of the tag's body as there is.
@@ -63,12 +63,13 @@ struct ID3v2Lyrics: Sendable, Equatable {
     var body = Array(bytes[10..<min(bytes.count, 10 + min(size, Self.maxTagBytes))])
     // v2.2 and v2.3 unsynchronise the whole body; v2.4 unsynchronises each frame.
     let unsynchronised = flags & 0x80 != 0
-    if unsynchronised, version < 4 { body = Self.removingUnsync(body) }
+    if unsynchronised, version < 4 { body = ID3Bytes.removingUnsync(body) }
 
     var offset = 0
     if flags & 0x40 != 0, version >= 3 {
       // v2.3 gives the extended header's size without its size field, v2.4 with it.
-      let field = version == 3 ? Self.bigEndian(body, at: 0, count: 4) : Self.syncsafe(body, at: 0)
+      let field =
+        version == 3 ? ID3Bytes.bigEndian(body, at: 0, count: 4) : ID3Bytes.syncsafe(body, at: 0)
       guard let field else { return }
       offset = version == 3 ? 4 + field : field
     }
@@ -83,9 +84,9 @@ struct ID3v2Lyrics: Sendable, Equatable {
       }
       let sizeField: Int?
       switch version {
-      case 2: sizeField = Self.bigEndian(body, at: offset + 3, count: 3)
-      case 3: sizeField = Self.bigEndian(body, at: offset + 4, count: 4)
-      default: sizeField = Self.syncsafe(body, at: offset + 4)
+      case 2: sizeField = ID3Bytes.bigEndian(body, at: offset + 3, count: 3)
+      case 3: sizeField = ID3Bytes.bigEndian(body, at: offset + 4, count: 4)
+      default: sizeField = ID3Bytes.syncsafe(body, at: offset + 4)
       }
       let start = offset + headerLength
       guard let frameSize = sizeField, frameSize <= body.count - start else { break }
@@ -126,7 +127,7 @@ struct ID3v2Lyrics: Sendable, Equatable {
       var content = content.dropFirst(flags & 0x40 != 0 ? 1 : 0)  // Group byte.
       content = content.dropFirst(flags & 0x01 != 0 ? 4 : 0)  // Data length indicator.
       let unsynchronised = flags & 0x02 != 0 || tagUnsynchronised
-      return unsynchronised ? removingUnsync(Array(content)) : Array(content)
+      return unsynchronised ? ID3Bytes.removingUnsync(Array(content)) : Array(content)
     }
   }
 
@@ -150,7 +151,8 @@ struct ID3v2Lyrics: Sendable, Equatable {
     var reader = TextReader(bytes: content, index: 6, encoding: content[0])
     _ = reader.next()  // The content descriptor.
     var lines: [SyncedLine] = []
-    while let text = reader.next(), let ms = bigEndian(content, at: reader.index, count: 4) {
+    while let text = reader.next(), let ms = ID3Bytes.bigEndian(content, at: reader.index, count: 4)
+    {
       lines.append(SyncedLine(ms: ms, text: text))
       reader.index += 4
     }
@@ -224,29 +226,4 @@ struct ID3v2Lyrics: Sendable, Equatable {
     }
   }
 
-  // MARK: - Bytes
-
-  /// A 28-bit "syncsafe" integer: 7 bits in each of 4 bytes.
-  static func syncsafe(_ bytes: [UInt8], at offset: Int) -> Int? {
-    guard offset >= 0, offset <= bytes.count - 4 else { return nil }
-    return bytes[offset..<offset + 4].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
-  }
-
-  /// A big-endian integer of `count` bytes (at most 4).
-  static func bigEndian(_ bytes: [UInt8], at offset: Int, count: Int) -> Int? {
-    guard offset >= 0, offset <= bytes.count - count else { return nil }
-    return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
-  }
-
-  /// Undoes ID3 unsynchronisation: every `FF 00` becomes `FF`.
-  static func removingUnsync(_ bytes: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var previous: UInt8 = 0
-    for byte in bytes {
-      if !(previous == 0xFF && byte == 0x00) { out.append(byte) }
-      previous = byte
-    }
-    return out
-  }
 }

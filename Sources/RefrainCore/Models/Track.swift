@@ -18,6 +18,11 @@ public struct Track: Sendable, Hashable, Codable {
   public var provider: String?
   /// A lyrics file the catalog supplies (an LRC file or a FLO song JSON), if any.
   public var lyricsURL: URL?
+  /// The queue slot this track was taken from, so the same track queued twice is told
+  /// apart in the player's events; `nil` outside a queue.
+  ///
+  /// It is not part of what makes two tracks equal: use ``isSameEntry(as:)`` for that.
+  public var queueEntry: Int?
 
   /// Creates a track.
   public init(
@@ -51,5 +56,28 @@ public struct Track: Sendable, Hashable, Codable {
   /// A short name for messages: the path for files, the URL for streams.
   public var displayName: String {
     location.isFileURL ? location.path : location.absoluteString
+  }
+}
+
+extension Track {
+  /// Equal when they are the same recording with the same metadata; the queue slot is left
+  /// out (see ``isSameEntry(as:)``).
+  public static func == (lhs: Track, rhs: Track) -> Bool {
+    lhs.id == rhs.id && lhs.location == rhs.location && lhs.title == rhs.title
+      && lhs.artist == rhs.artist && lhs.album == rhs.album && lhs.duration == rhs.duration
+      && lhs.provider == rhs.provider && lhs.lyricsURL == rhs.lyricsURL
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(location)
+  }
+
+  /// Whether this is `other` from the same queue slot: equal, and with the same entry when
+  /// both came from a queue.
+  public func isSameEntry(as other: Track?) -> Bool {
+    guard let other, self == other else { return false }
+    guard let mine = queueEntry, let theirs = other.queueEntry else { return true }
+    return mine == theirs
   }
 }

@@ -25,6 +25,9 @@ import Foundation
 // 5. Events for tracks the presenter has moved away from (the user skipped
 //    before they arrived) are stale and ignored: `.started` counts only while
 //    loading or playing the same track, `.trackEnded` only while playing it.
+//    "The same" means the same queue slot: tracks taken from the queue carry
+//    their entry (`Track.queueEntry`), the player echoes the track it was given,
+//    so the same song queued twice is told apart.
 
 /// Consuming the player's events.
 extension PlaybackPresenter {
@@ -55,7 +58,9 @@ extension PlaybackPresenter {
 
   /// Records the duration and prepares the successor for a gapless hand-over.
   func trackStarted(_ track: Track, duration: Double?) {
-    guard state == .loading || state == .playing, track == queue.current else { return }
+    guard state == .loading || state == .playing, track.isSameEntry(as: queue.current) else {
+      return
+    }
     self.duration = duration ?? track.duration
     state = startPaused ? .paused : .playing
     startPaused = false
@@ -66,14 +71,14 @@ extension PlaybackPresenter {
 
   /// Advances after a natural end, letting the player hand over to the prepared track.
   func trackEnded(_ track: Track) {
-    guard state == .playing, track == queue.current else { return }
+    guard state == .playing, track.isSameEntry(as: queue.current) else { return }
     let handedOver = preparedTrack
     preparedTrack = nil
     guard let upcoming = queue.nextAfterTrackEnd() else {
       halt(finished: true)
       return
     }
-    if let handedOver, handedOver == upcoming {
+    if let handedOver, handedOver.isSameEntry(as: upcoming) {
       state = .loading
       duration = upcoming.duration
     } else {
@@ -83,15 +88,17 @@ extension PlaybackPresenter {
 
   /// Marks a failed track unplayable and moves on to the next playable one.
   func trackFailed(_ track: Track, message: String) {
-    if track == queue.current, let index = queue.currentIndex, state != .idle, state != .stopped {
+    if track.isSameEntry(as: queue.current), let index = queue.currentIndex, state != .idle,
+      state != .stopped
+    {
       recordFailure(of: track, at: index, message: message)
       if let upcoming = queue.next() {
         start(upcoming)
       } else {
         halt(finished: true)
       }
-    } else if let prepared = preparedTrack, track == prepared, let index = queue.peekNextIndex(),
-      queue.track(at: index) == track
+    } else if let prepared = preparedTrack, track.isSameEntry(as: prepared),
+      let index = queue.peekNextIndex(), track.isSameEntry(as: queue.track(at: index))
     {
       recordFailure(of: track, at: index, message: message)
       let upcoming = queue.peekNext()

@@ -261,7 +261,8 @@ public final class PlaybackPresenter {
   func refreshPreparedNext() {
     guard isTrackLoaded else { return }
     let upcoming = queue.peekNext()
-    guard upcoming != preparedTrack else { return }
+    let unchanged = upcoming.map { $0.isSameEntry(as: preparedTrack) } ?? (preparedTrack == nil)
+    guard !unchanged else { return }
     player.prepareNext(upcoming)
     preparedTrack = upcoming
   }

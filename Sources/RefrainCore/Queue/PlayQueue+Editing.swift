@@ -98,7 +98,9 @@ extension PlayQueue {
   private mutating func makeEntries(_ tracks: [Track]) -> [Entry] {
     tracks.map { track in
       defer { nextEntryID += 1 }
-      return Entry(id: nextEntryID, track: track)
+      var stamped = track
+      stamped.queueEntry = nextEntryID
+      return Entry(id: nextEntryID, track: stamped)
     }
   }
 
