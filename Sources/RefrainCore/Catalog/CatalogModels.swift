@@ -54,12 +54,17 @@ public struct CatalogTrack: Sendable, Hashable, Codable {
   /// Whether the track has audio to play.
   public var isPlayable: Bool { streamURL != nil }
 
+  /// The track's identity across catalogs: its catalog and its ID there.
+  public var catalogID: CatalogTrackID { CatalogTrackID(provider: provider, id: id) }
+
   /// The playable track, or `nil` when there is no audio.
   public var playable: Track? {
     guard let streamURL else { return nil }
-    return Track(
-      id: "\(provider):\(id)", location: streamURL, title: title, artist: artist, album: album,
+    var track = Track(
+      id: catalogID.key, location: streamURL, title: title, artist: artist, album: album,
       duration: duration, provider: provider, lyricsURL: lyricsURL)
+    track.catalogID = catalogID
+    return track
   }
 }
 
@@ -179,4 +184,23 @@ public enum CatalogItem: Sendable, Hashable, Codable {
     case .genre: return "genre"
     }
   }
+}
+
+/// A track's identity: the catalog it comes from and its ID there, compared as a value.
+public struct CatalogTrackID: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The catalog (`demo`, `local`, `deezer`, …).
+  public var provider: String
+  /// The track's ID within that catalog.
+  public var id: String
+
+  /// Creates an identity.
+  public init(provider: String, id: String) {
+    self.provider = provider
+    self.id = id
+  }
+
+  /// `provider:id`: the key the library stores per-track data (lyric offsets) under.
+  public var key: String { "\(provider):\(id)" }
+
+  public var description: String { key }
 }

@@ -18,6 +18,9 @@ public struct Track: Sendable, Hashable, Codable {
   public var provider: String?
   /// A lyrics file the catalog supplies (an LRC file or a FLO song JSON), if any.
   public var lyricsURL: URL?
+  /// The catalog identity, for a track that came from a catalog; `nil` for a file or URL
+  /// given on the command line.
+  public var catalogID: CatalogTrackID?
   /// The queue slot this track was taken from, so the same track queued twice is told
   /// apart in the player's events; `nil` outside a queue.
   ///

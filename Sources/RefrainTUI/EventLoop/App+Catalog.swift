@@ -150,7 +150,7 @@ extension App {
     _ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false
   ) {
     guard !tracks.isEmpty else { return }
-    for track in tracks { catalogTracks["\(track.provider):\(track.id)"] = track }
+    for track in tracks { catalogTracks[track.catalogID] = track }
     let provider = provider
     let inbox = inbox
     let chosen = tracks[min(max(0, index), tracks.count - 1)]
@@ -196,7 +196,7 @@ extension App {
   /// Adds tracks to the end of the queue.
   func enqueue(_ tracks: [CatalogTrack]) {
     let playable = tracks.compactMap(\.playable)
-    for track in tracks { catalogTracks["\(track.provider):\(track.id)"] = track }
+    for track in tracks { catalogTracks[track.catalogID] = track }
     guard !playable.isEmpty else { return setStatus("nothing playable to add", error: true) }
     if presenter.queue.isEmpty {
       presenter.playAll(playable, startAt: 0)

@@ -191,13 +191,7 @@ extension App {
     case .item(let item): return item
     case .playlistEntry(let entry, _): return .track(entry.track)
     case .queueEntry(let index):
-      return presenter.queue.track(at: index).map {
-        .track(
-          catalogTracks[$0.id]
-            ?? CatalogTrack(
-              id: $0.id, provider: $0.provider ?? "file", title: $0.title, artist: $0.artist,
-              album: $0.album, duration: $0.duration, streamURL: $0.location))
-      }
+      return presenter.queue.track(at: index).map { .track(catalogTrack(for: $0)) }
     default: return nil
     }
   }

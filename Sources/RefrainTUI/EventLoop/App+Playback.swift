@@ -11,7 +11,7 @@ extension App {
       switch event {
       case .started(let track, _):
         lyricsView?.selection = nil
-        if let stored = catalogTracks[track.id] {
+        if let stored = track.catalogID.flatMap({ catalogTracks[$0] }) {
           let date = Date()
           withLibrary({ try $0.recordPlay(stored, at: date, secondsPlayed: nil) }) { _, _ in }
         }

@@ -6,11 +6,12 @@ import RefrainSession
 extension App {
   /// The catalog track behind a queued track (or one made from what the queue knows).
   func catalogTrack(for track: Track) -> CatalogTrack {
-    if let known = catalogTracks[track.id] { return known }
+    if let known = track.catalogID.flatMap({ catalogTracks[$0] }) { return known }
     return CatalogTrack(
-      id: track.id, provider: track.provider ?? "file", title: track.title, artist: track.artist,
-      album: track.album, duration: track.duration, streamURL: track.location,
-      lyricsURL: track.lyricsURL)
+      id: track.catalogID?.id ?? track.id,
+      provider: track.catalogID?.provider ?? track.provider ?? "file", title: track.title,
+      artist: track.artist, album: track.album, duration: track.duration,
+      streamURL: track.location, lyricsURL: track.lyricsURL)
   }
 
   /// Saves the queue, position, volume, modes and open pane in the background, after every

@@ -71,7 +71,7 @@ public final class App {
   /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
   var lyricsSeekMode = true
   var status: StatusMessage?
-  var catalogTracks: [String: CatalogTrack] = [:]
+  var catalogTracks: [CatalogTrackID: CatalogTrack] = [:]
   /// What the panes show from the library; `nil` until the first read finished.
   var librarySnapshot: LibrarySnapshot?
   /// Why the last read of the library failed, until one succeeds.
