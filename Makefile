@@ -61,6 +61,7 @@ e2e: fixtures build
 	scripts/with-test-pulse python3 -m pytest -q Tests/EndToEnd
 
 bench: fixtures release
+	@scripts/install-deps bench
 	$(SWIFT) build $(RELEASE) --product refrain-bench
 	scripts/check-order-file
 	scripts/with-test-pulse python3 scripts/bench.py
