@@ -84,7 +84,8 @@ struct StartCommand: ParsableCommand {
     let app = App(
       AppDependencies(
         session: session, provider: catalog, library: library, keyMap: config.keyMap(),
-        startupNotice: notice, lyricHighlight: config.lyricHighlight))
+        startupNotice: notice, lyricHighlight: config.lyricHighlight,
+        colors: config.usesColors && environment["NO_COLOR"] == nil))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
     if !FileManager.default.fileExists(atPath: log) {

@@ -48,13 +48,12 @@ final class AppLyricsViewTests: XCTestCase {
     XCTAssertEqual(later.row(7), "  Line 14", "the marker left the line before")
   }
 
-  func testTheLineStyleColoursTheWholeCurrentLineBesideTheMarker() {
+  func testTheLineStyleColoursTheWholeCurrentLine() {
     let harness = TUIHarness.playingNumbered(lyricHighlight: .line)
     harness.player.position = 21
     harness.press("l")
     let grid = harness.redraw()
-    XCTAssertEqual(grid.row(8), "▶ Line 10", "the marker stays beside the bold line")
-    XCTAssertEqual(grid[0, 8].style, .marker)
+    XCTAssertEqual(grid.row(8), "  Line 10", "the colour marks it: no ▶")
     XCTAssertEqual((2..<9).map { grid[$0, 8].style }, Array(repeating: .current, count: 7))
     XCTAssertEqual(grid[2, 9].style, .normal)
     harness.press("j")
@@ -75,7 +74,8 @@ final class AppLyricsViewTests: XCTestCase {
       for (position, sung) in [(2.5, 2), (3.5, 7), (4.5, 14)] {
         harness.player.position = position
         let grid = harness.redraw()
-        XCTAssertEqual(grid.row(8), "▶ 비가 내리는 밤", "\(highlight) at \(position) s")
+        let row = highlight == .marker ? "▶ 비가 내리는 밤" : "  비가 내리는 밤"
+        XCTAssertEqual(grid.row(8), row, "\(highlight) at \(position) s")
         XCTAssertEqual(grid[sung, 8].style, .currentWord, "\(highlight) at \(position) s")
         let others = [2, 7, 14].filter { $0 != sung }.map { grid[$0, 8].style }
         let rest: Style = highlight == .marker ? .normal : .current
@@ -93,7 +93,17 @@ final class AppLyricsViewTests: XCTestCase {
     harness.player.position = 5
     harness.press("l")
     let grid = harness.redraw()
-    XCTAssertEqual(grid.row(8), "▶ Line 2")
+    XCTAssertEqual(grid.row(8), "  Line 2")
+    XCTAssertEqual((2..<8).map { grid[$0, 8].style }, Array(repeating: .current, count: 6))
+  }
+
+  func testWithoutColourTheBoldSungLineHasTheMarkerBesideIt() {
+    let harness = TUIHarness.playingNumbered(lyricHighlight: .line, colors: false)
+    harness.player.position = 5
+    harness.press("l")
+    let grid = harness.redraw()
+    XCTAssertEqual(grid.row(8), "▶ Line 2", "NO_COLOR: bold alone could be missed")
+    XCTAssertEqual(grid[0, 8].style, .marker)
     XCTAssertEqual((2..<8).map { grid[$0, 8].style }, Array(repeating: .current, count: 6))
   }
 

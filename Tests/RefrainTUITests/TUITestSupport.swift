@@ -154,7 +154,7 @@ final class TUIHarness {
   init(
     catalog: FakeCatalog = FakeCatalog(), library: (any LibraryStorage)? = nil,
     lyrics: [String: LyricsResult] = [:], notice: String? = nil,
-    lyricHighlight: LyricHighlight = .marker
+    lyricHighlight: LyricHighlight = .marker, colors: Bool = true
   ) {
     self.library = library as? LibraryStore
     let found = lyrics
@@ -166,14 +166,16 @@ final class TUIHarness {
     app = App(
       AppDependencies(
         session: session, provider: catalog, library: library, startupNotice: notice,
-        lyricHighlight: lyricHighlight, now: { clock.now }))
+        lyricHighlight: lyricHighlight, colors: colors, now: { clock.now }))
   }
 
   /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
-  static func playingNumbered(lyricHighlight: LyricHighlight = .marker) -> TUIHarness {
+  static func playingNumbered(
+    lyricHighlight: LyricHighlight = .marker, colors: Bool = true
+  ) -> TUIHarness {
     let harness = TUIHarness(
       lyrics: ["fake:umbrella": .found(TestLyrics.numbered, source: .sidecar)],
-      lyricHighlight: lyricHighlight)
+      lyricHighlight: lyricHighlight, colors: colors)
     harness.waitForHome()
     harness.playFromHome("우산 하나", duration: 60)
     return harness

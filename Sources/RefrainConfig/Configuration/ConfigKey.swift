@@ -94,7 +94,7 @@ public struct ConfigKey: Sendable, Hashable {
       summary: "Use mouse clicks and the wheel (off keeps the terminal's own text selection)."),
     ConfigKey(
       table: "display", name: "lyrics_highlight", defaultValue: "\"line\"",
-      summary: "The sung line in the lyrics view: line (bold colour and a ▶) or marker (a ▶ only)."),
+      summary: "The sung line in the lyrics view: line (bold colour) or marker (a ▶ only)."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

@@ -14,6 +14,9 @@ public struct AppDependencies {
   public var startupNotice: String?
   /// How the lyrics view marks the line being sung.
   public var lyricHighlight: LyricHighlight
+  /// Whether the terminal shows colours (`display.colors`, the theme, `NO_COLOR`): without
+  /// them the bold sung line gets a ▶ beside it too.
+  public var colors: Bool
   /// The monotonic clock in seconds, read from the first moment the app exists.
   public var now: () -> Double
 
@@ -21,7 +24,7 @@ public struct AppDependencies {
   public init(
     session: Session, provider: any CatalogProvider, library: (any LibraryStorage)?,
     keyMap: KeyMap = .standard, startupNotice: String? = nil,
-    lyricHighlight: LyricHighlight = .line,
+    lyricHighlight: LyricHighlight = .line, colors: Bool = true,
     now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
   ) {
     self.session = session
@@ -30,6 +33,7 @@ public struct AppDependencies {
     self.keyMap = keyMap
     self.startupNotice = startupNotice
     self.lyricHighlight = lyricHighlight
+    self.colors = colors
     self.now = now
   }
 }
@@ -46,6 +50,8 @@ public final class App {
   let library: (any LibraryStorage)?
   let keyMap: KeyMap
   let lyricHighlight: LyricHighlight
+  /// Whether the terminal shows colours.
+  let colors: Bool
   let inbox = Inbox<App>()
   /// The monotonic clock, in seconds; injected, so `init` already reads the caller's clock.
   let now: () -> Double
@@ -93,6 +99,7 @@ public final class App {
     library = dependencies.library
     keyMap = dependencies.keyMap
     lyricHighlight = dependencies.lyricHighlight
+    colors = dependencies.colors
     now = dependencies.now
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     loadHome()

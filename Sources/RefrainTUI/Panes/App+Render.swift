@@ -121,15 +121,16 @@ extension App {
     let focusRow = starts.indices.contains(focus) ? starts[focus] : 0
     // The focused line stays centred: rows above the first line are left blank.
     let top = focusRow - body.height / 2
-    // The ▶ is drawn in both styles (under NO_COLOR it tells the line apart beside bold);
-    // marker-only leaves the text as it was, so a line change only scrolls and moves it.
+    // Marker-only leaves the text as it was, so a line change only scrolls and moves the ▶.
+    // The bold line gets the ▶ too when there is no colour (NO_COLOR, the mono theme).
     let marks = lyricHighlight == .marker
+    let drawsMarker = marks || !colors
     for row in 0..<body.height where wrapped.indices.contains(top + row) {
       let entry = wrapped[top + row]
       let y = body.y + row
       clickMap.lyricLines[y] = entry.line
       let isCurrent = entry.line == current
-      if isCurrent {
+      if isCurrent, drawsMarker {
         grid.put(top + row == starts[entry.line] ? "▶" : "▏", x: body.x - 2, y: y, style: .marker)
       }
       if isCurrent,
