@@ -196,7 +196,7 @@ final class AppLyricsViewTests: XCTestCase {
     XCTAssertEqual(harness.app.lyricsView?.following, true)
 
     harness.press("j")
-    XCTAssertEqual(harness.app.nextWake(player: harness.player).map { $0 <= 5 }, true)
+    XCTAssertEqual(harness.app.nextWake().map { $0 <= 5 }, true)
     harness.clock.now += 4.9
     harness.app.resumeFollowingIfIdle()
     XCTAssertEqual(harness.app.lyricsView?.following, false, "still scrolled after 4.9 s")

@@ -17,7 +17,7 @@ final class AppWakeTests: XCTestCase {
   }
 
   private func wake(_ harness: TUIHarness) -> Double? {
-    harness.app.nextWake(player: harness.player)
+    harness.app.nextWake()
   }
 
   func testAnIdlePlayerNeverWakes() {

@@ -9,14 +9,12 @@ import RefrainCore
 /// following resuming. Paused with nothing to animate, it does not wake at all.
 public final class MainLoop {
   private let app: App
-  private let player: any AudioPlayer
   private let terminal: Terminal
   private let loop = PollLoop()
 
   /// Creates a loop for `app`, with `player` the presenter's player.
   public init(app: App, player: any AudioPlayer, terminal: Terminal = Terminal()) {
     self.app = app
-    self.player = player
     self.terminal = terminal
     loop.watch(STDIN_FILENO) {}  // keys are read after every wake-up, in `run`
     loop.watch(player.wakeFileDescriptor) { app.handlePlayerEvents(player.drainEvents()) }
@@ -63,7 +61,7 @@ public final class MainLoop {
 
   /// Milliseconds until the next visible change; -1 to sleep until input.
   func timeout() -> Int32 {
-    guard let seconds = app.nextWake(player: player) else { return -1 }
+    guard let seconds = app.nextWake() else { return -1 }
     return Int32(min(3_600_000, (seconds * 1000).rounded(.up)))
   }
 }
@@ -72,9 +70,7 @@ extension App {
   /// Seconds until something on screen changes by itself, or `nil` for never: the session's
   /// next change (a lyric line or word, a progress-bar second), a status message expiring,
   /// or the lyrics view resuming its follow.
-  ///
-  /// `player` is the session's player; the parameter stays for the tests' fake.
-  public func nextWake(player: any AudioPlayer) -> Double? {
+  public func nextWake() -> Double? {
     var candidates: [Double] = []
     let now = now()
     if let expires = status?.expires { candidates.append(max(0, expires - now)) }
