@@ -31,7 +31,7 @@ final class AppHomeSearchTests: XCTestCase {
        ■ stopped
        ? help  / search  l lyrics  space play/pause  q back
       """)
-    let rows = harness.app.render(width: 60, height: 16)
+    let rows = harness.app.draw(width: 60, height: 16)
     for y in 2..<11 where y != 5 {
       XCTAssertEqual(DisplayWidth.of(rows.row(y)), 59, "row \(y) ends in the right-hand column")
     }
@@ -41,7 +41,7 @@ final class AppHomeSearchTests: XCTestCase {
     let harness = TUIHarness()
     harness.waitForHome()
     harness.press("j")
-    let grid = harness.app.render(width: 60, height: 16)
+    let grid = harness.app.draw(width: 60, height: 16)
     XCTAssertEqual(harness.selectedRow, "◉ Tidewater Signals — Harbor Lights")
     for x in 0..<60 {
       XCTAssertEqual(grid[x, 3].style, .selected, "column \(x) of the selected row")
@@ -79,7 +79,7 @@ final class AppHomeSearchTests: XCTestCase {
     harness.waitForHome()
     harness.press("G")
     // 40×12 leaves 9 rows for the list: the last row must be on screen and selected.
-    let grid = harness.app.render(width: 40, height: 12)
+    let grid = harness.app.draw(width: 40, height: 12)
     XCTAssertEqual(grid.row(9), "  ♪ Lost Tape — Harbor Ligh… unplayable")
     XCTAssertEqual(grid[2, 9].style, .selected)
     XCTAssertFalse(grid.text.contains("New releases"), "the top scrolled away")

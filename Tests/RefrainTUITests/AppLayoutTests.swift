@@ -37,14 +37,14 @@ final class AppLayoutTests: XCTestCase {
   func testBelowFortyByTwelveTheScreenSaysItIsTooSmall() {
     let harness = home()
     for (width, height) in [(39, 12), (40, 11), (30, 8)] {
-      let grid = harness.app.render(width: width, height: height)
+      let grid = harness.app.draw(width: width, height: height)
       XCTAssertEqual(grid.row(0), "terminal too small", "\(width)×\(height)")
       XCTAssertEqual(grid.row(1), "(\(width)×\(height), needs 40×12)")
       XCTAssertEqual((2..<height).map { grid.row($0) }.joined(), "", "nothing else is drawn")
     }
-    XCTAssertEqual(harness.app.render(width: 10, height: 2).text, "terminal …\n(10×2, ne…")
-    XCTAssertEqual(harness.app.render(width: 1, height: 1).text, "…")
-    XCTAssertEqual(harness.app.render(width: 0, height: 0).text, "")
+    XCTAssertEqual(harness.app.draw(width: 10, height: 2).text, "terminal …\n(10×2, ne…")
+    XCTAssertEqual(harness.app.draw(width: 1, height: 1).text, "…")
+    XCTAssertEqual(harness.app.draw(width: 0, height: 0).text, "")
   }
 
   func testGrowingBackKeepsThePaneAndItsState() {
@@ -56,7 +56,7 @@ final class AppLayoutTests: XCTestCase {
     harness.app.handle(key: .resize)
     XCTAssertEqual(harness.screen(30, 8).components(separatedBy: "\n").first, "terminal too small")
     harness.app.handle(key: .resize)
-    let grid = harness.app.render(width: 100, height: 30)
+    let grid = harness.app.draw(width: 100, height: 30)
     XCTAssertEqual(grid.row(1), " / 우산")
     XCTAssertEqual(grid.row(3), aligned("  ♪ 우산 하나 — 달빛 우체국 · 밤의 편지", "0:32", width: 100))
     XCTAssertEqual(
@@ -76,7 +76,7 @@ final class AppLayoutTests: XCTestCase {
       for key in keys { harness.press(key) }
       for width in [40, 41, 57, 60, 80, 100, 133] {
         for height in [12, 13, 16, 24, 30] {
-          let grid = harness.app.render(width: width, height: height)
+          let grid = harness.app.draw(width: width, height: height)
           for y in 0..<height {
             XCTAssertLessThanOrEqual(
               DisplayWidth.of(grid.row(y)), width, "\(keys) at \(width)×\(height), row \(y)")
@@ -259,7 +259,7 @@ final class AppLayoutTests: XCTestCase {
     harness.press("q")
     XCTAssertEqual(harness.row(15), "Quit while music is playing? (y/n)")
     XCTAssertEqual(
-      harness.app.render(width: 40, height: 12).row(11), "Quit while music is playing? (y/n)",
+      harness.app.draw(width: 40, height: 12).row(11), "Quit while music is playing? (y/n)",
       "the question fits the smallest screen")
     harness.press("n")
     XCTAssertFalse(harness.app.shouldQuit)

@@ -63,11 +63,11 @@ final class AppOverlayTests: XCTestCase {
     busy.app.enqueue(Self.busyTracks)
     busy.press("5", "G", "?")
     for size in Self.sizes {
-      let busyGrid = busy.app.render(width: size.0, height: size.1)
+      let busyGrid = busy.app.draw(width: size.0, height: size.1)
       XCTAssertTrue(busyGrid.text.contains("비가 내리는"), "the pane behind is busy at \(size)")
       assertSameOverlay(
         titled: "Keys (any key closes)", busy: busyGrid,
-        quiet: quiet.app.render(width: size.0, height: size.1), size)
+        quiet: quiet.app.draw(width: size.0, height: size.1), size)
     }
   }
 
@@ -88,12 +88,12 @@ final class AppOverlayTests: XCTestCase {
     busy.press("5", "j", "j", "A")
     busy.waitForLibrary()
     for size in Self.sizes {
-      let busyGrid = busy.app.render(width: size.0, height: size.1)
+      let busyGrid = busy.app.draw(width: size.0, height: size.1)
       assertSameOverlay(
         titled: "Add 1 to playlist", busy: busyGrid,
-        quiet: quiet.app.render(width: size.0, height: size.1), size)
+        quiet: quiet.app.draw(width: size.0, height: size.1), size)
     }
-    let grid = busy.app.render(width: 60, height: 16)
+    let grid = busy.app.draw(width: 60, height: 16)
     let blank = String(repeating: " ", count: 51)
     XCTAssertEqual(grid.row(2), "  ▶ \(blank) :30", "the margin above the box")
     XCTAssertEqual(grid.row(4), "     | 밤 드라이브 — a long name for a playlist       | :30")
@@ -111,7 +111,7 @@ final class AppOverlayTests: XCTestCase {
     harness.press("A")
     harness.waitForLibrary()
     harness.press("G")
-    let grid = harness.app.render(width: 60, height: 16)
+    let grid = harness.app.draw(width: 60, height: 16)
     XCTAssertTrue(grid.text.contains("+ New playlist…"), "the last entry is shown\n\(grid.text)")
     XCTAssertFalse(grid.text.contains("| List 1 "), "the first ones scrolled away\n\(grid.text)")
   }

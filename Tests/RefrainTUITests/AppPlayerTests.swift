@@ -246,7 +246,7 @@ final class AppPlayerSmallTests: XCTestCase {
        ▶ 우산 하나 — 달빛 우체국  0:10 / 0:32
        ? help  / search  l lyrics  space pla…
       """)
-    let grid = harness.app.render(width: 40, height: 12)
+    let grid = harness.app.draw(width: 40, height: 12)
     XCTAssertEqual(grid[10, 8].style, .current, "the current line is highlighted")
     XCTAssertEqual(grid[11, 9].style, .dim)
   }
@@ -274,7 +274,7 @@ final class AppPlayerSmallTests: XCTestCase {
 
   func testFromFourteenRowsEveryRowShows() {
     let harness = playing()
-    let grid = harness.app.render(width: 40, height: 14)
+    let grid = harness.app.draw(width: 40, height: 14)
     XCTAssertEqual(grid.row(4), "  밤의 편지", "the album is back")
     XCTAssertEqual(grid.row(9), "  0:10 [=======-----------------] 0:32")
     XCTAssertEqual(grid.row(10).trimmingCharacters(in: .whitespaces), "우산 하나에 두 사람")

@@ -254,7 +254,7 @@ final class TUIHarness {
   /// Renders at ``size``, as the main loop does after each wake-up.
   @discardableResult
   func redraw() -> ScreenGrid {
-    app.render(width: size.width, height: size.height)
+    app.draw(width: size.width, height: size.height)
   }
 
   /// The text of the selected row of the focused list.
@@ -303,7 +303,7 @@ final class TUIHarness {
 
   /// The whole screen as text, at ``size`` unless another size is given.
   func screen(_ width: Int? = nil, _ height: Int? = nil) -> String {
-    app.render(width: width ?? size.width, height: height ?? size.height).text
+    app.draw(width: width ?? size.width, height: height ?? size.height).text
   }
 
   /// One row of the screen at ``size``.

@@ -36,7 +36,7 @@ extension App {
     search.historyIndex = nil
     // Remembered in the background; the search goes on whether or not that works.
     changeLibrary({ try $0.addRecentSearch(query) }) { _, _ in }
-    cursors[.search] = ListCursor()
+    lists[.search, default: ListPane(.search)].rootCursor = ListCursor()
     let provider = provider
     let inbox = inbox
     search.pending = SearchKind.allCases.count
@@ -127,8 +127,8 @@ extension App {
 
   private func pushDetail(_ title: String, load: @escaping DetailLoad) {
     let target = pane
-    details[target, default: []].append(DetailState(content: .loading(title)))
-    let depth = details[target, default: []].count
+    lists[target, default: ListPane(target)].details.append(DetailState(content: .loading(title)))
+    let depth = lists[target]?.details.count ?? 0
     let provider = provider
     let inbox = inbox
     Task.detached(executorPreference: BackgroundExecutor.shared) {
@@ -139,8 +139,8 @@ extension App {
         content = .failed("\(title) could not load: \(error)")
       }
       inbox.post { app in
-        guard app.details[target]?.count == depth else { return }
-        app.details[target]?[depth - 1].content = content
+        guard app.lists[target]?.details.count == depth else { return }
+        app.lists[target]?.details[depth - 1].content = content
       }
     }
   }

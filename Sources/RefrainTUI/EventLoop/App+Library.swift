@@ -110,7 +110,8 @@ extension App {
       guard case .libraryPlaylist(let playlist, _)? = stack.last?.content,
         let fresh = playlists[playlist.id]
       else { continue }
-      details[pane]?[stack.count - 1].content = .libraryPlaylist(fresh.playlist, fresh.entries)
+      lists[pane]?.details[stack.count - 1].content = .libraryPlaylist(
+        fresh.playlist, fresh.entries)
     }
     if case .picker(let tracks, let old, var cursor) = overlay {
       let fresh = snapshot.playlists
@@ -147,16 +148,16 @@ extension App {
   ) {
     guard library != nil else { return setStatus("the library is not available", error: true) }
     let target = pane
-    details[target, default: []].append(DetailState(content: .loading(title)))
-    let depth = details[target, default: []].count
+    lists[target, default: ListPane(target)].details.append(DetailState(content: .loading(title)))
+    let depth = lists[target]?.details.count ?? 0
     withLibrary(load) { app, result in
-      guard app.details[target]?.count == depth,
-        case .loading(title)? = app.details[target]?[depth - 1].content
+      guard app.lists[target]?.details.count == depth,
+        case .loading(title)? = app.lists[target]?.details[depth - 1].content
       else { return }
       switch result {
-      case .success(let content): app.details[target]?[depth - 1].content = content
+      case .success(let content): app.lists[target]?.details[depth - 1].content = content
       case .failure(let error):
-        app.details[target]?[depth - 1].content = .failed("\(title) could not load: \(error)")
+        app.lists[target]?.details[depth - 1].content = .failed("\(title) could not load: \(error)")
       }
     }
   }

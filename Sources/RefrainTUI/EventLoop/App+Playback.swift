@@ -2,7 +2,7 @@ import Foundation
 import RefrainCore
 import RefrainSession
 
-/// Player events, lyrics loading, the lyrics view and the overlays.
+/// Player events, the lyrics view's idle follow, and the overlays.
 extension App {
   /// Hands the player's events to the session, then shows what they mean on screen.
   public func handlePlayerEvents(_ events: [PlayerEvent]) {
@@ -26,60 +26,6 @@ extension App {
   }
 
   // MARK: - Lyrics view
-
-  func handleLyricsView(_ command: Command) -> Bool {
-    guard var view = lyricsView else { return false }
-    let count = presenter.lyrics?.timeline.count ?? 0
-    let current = currentLyricIndex
-    switch command {
-    case .move(let move):
-      // While following, a move starts from the highlighted line (before the first: -1).
-      var index = (view.following ? nil : view.selection) ?? current ?? -1
-      switch move {
-      case .down, .right: index += 1
-      case .up, .left: index -= 1
-      case .pageDown: index += max(1, lastHeight / 2)
-      case .pageUp: index -= max(1, lastHeight / 2)
-      case .top: index = 0
-      case .bottom: index = count - 1
-      }
-      view.selection = max(0, min(count - 1, index))
-      view.following = false
-    case .seekMode:
-      view.seekMode.toggle()
-      lyricsSeekMode = view.seekMode
-      setStatus("seek mode \(view.seekMode ? "on: Enter seeks to the line" : "off: Enter closes")")
-    case .follow:
-      view.following = true
-      view.selection = currentLyricIndex
-    case .open:
-      // While following, Enter acts on the highlighted line, not on a stale selection.
-      if view.seekMode, let target = view.following ? current : view.selection, count > 0 {
-        presenter.seekToLine(target)
-        view.selection = target
-        view.following = true
-      } else {
-        lyricsView = nil
-        return true
-      }
-    case .back, .lyrics, .quit:
-      lyricsView = nil
-      return true
-    default:
-      return false
-    }
-    lyricsView = view
-    return true
-  }
-
-  /// The line the audible position is in now (the highlighted one), if any.
-  ///
-  /// Read from the timeline, not from `LyricFollower.currentIndex`: the full-screen loop
-  /// never calls `lyricChange()`, so the follower's last reported line stays `nil`.
-  var currentLyricIndex: Int? {
-    guard let timeline = presenter.lyrics?.timeline, timeline.isSynced else { return nil }
-    return timeline.index(at: presenter.snapshot.position)
-  }
 
   /// Returns to following the current line after 5 s without input.
   func resumeFollowingIfIdle() {

@@ -56,7 +56,7 @@ extension App {
     if session.shuffle != presenter.queue.isShuffled { presenter.toggleShuffle() }
     if session.openPane == "lyrics" {
       pane = .player
-      lyricsView = LyricsViewState(lastInput: now())
+      lyricsView = LyricsPane(lastInput: now())
     } else if let saved = Command.Pane(rawValue: session.openPane) {
       pane = saved
     }

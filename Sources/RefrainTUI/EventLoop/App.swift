@@ -63,13 +63,14 @@ public final class App {
       if pane != oldValue, pane == .library || pane == .search { refreshLibrary() }
     }
   }
-  var details: [Command.Pane: [DetailState]] = [:]
-  var cursors: [Command.Pane: ListCursor] = [:]
+  /// The list panes, each with its cursor and the detail views pushed on it.
+  var lists: [Command.Pane: ListPane] = [:]
   var home: [HomeSection] = []
   var homeState = "Loading…"
   var search = SearchState()
   var overlay: Overlay?
-  var lyricsView: LyricsViewState?
+  /// The lyrics view, while it is open over the panes.
+  var lyricsView: LyricsPane?
   /// Playback control, the session's.
   var presenter: PlaybackPresenter { session.playback }
   /// What the lyrics panes say instead of lyrics.
@@ -86,9 +87,8 @@ public final class App {
   var libraryTail: Task<Void, Never>?
   /// Library calls asked for whose results the main loop has not applied yet.
   var libraryCallsPending = 0
-  var lastHeight = 24
-  /// Where the last frame put what a click can hit.
-  var clickMap = ClickMap()
+  /// What the last frame drawn laid out: click targets and the content height.
+  var layout = FrameLayout()
   /// Whether the user asked to quit.
   public private(set) var shouldQuit = false
 
@@ -125,9 +125,35 @@ public final class App {
   /// Handles a command from a key, the `:` prompt or the control socket.
   public func handle(_ command: Command) {
     if handleOverlay(command) { return }
-    if lyricsView != nil, handleLyricsView(command) { return }
-    if handleList(command) { return }
+    if var view = lyricsView {
+      let result = view.handle(command, model: lyricsModel, page: layout.contentHeight)
+      lyricsView = view
+      lyricsSeekMode = view.seekMode
+      if carryOut(result) { return }
+    }
+    if pane != .player || list.hasDetail {
+      let content = listContent
+      var pane = list
+      let result = pane.handle(
+        command, rows: pane.rows(content), page: max(1, layout.contentHeight - 1), content)
+      list = pane
+      if carryOut(result) { return }
+    }
     handleGlobal(command)
+  }
+
+  /// Carries out what a pane's handler asked for; false when the pane ignored the command.
+  private func carryOut(_ result: PaneResult) -> Bool {
+    switch result {
+    case .ignored: return false
+    case .handled: break
+    case .close: lyricsView = nil
+    case .status(let text, let error): setStatus(text, error: error)
+    case .session(let command): show(session.execute(command))
+    case .overlay(let overlay): self.overlay = overlay
+    case .effect(let effect): perform(effect)
+    }
+    return true
   }
 
   /// Handles a command from `refrain ctl`: like the prompt, but `quit` never asks.
@@ -155,8 +181,8 @@ public final class App {
     if show(session.execute(command)) { return }
     switch command {
     case .lyrics:
-      lyricsView = LyricsViewState(
-        seekMode: lyricsSeekMode, selection: currentLyricIndex, lastInput: now())
+      lyricsView = LyricsPane(
+        seekMode: lyricsSeekMode, selection: lyricsModel.current, lastInput: now())
     case .show(let target):
       pane = target
       lyricsView = nil
@@ -177,9 +203,7 @@ public final class App {
     case .help: overlay = .help
     case .prompt: overlay = .input(title: ":", editor: LineEditor(), purpose: .command)
     case .back:
-      if details[pane]?.isEmpty == false {
-        details[pane]?.removeLast()
-      } else if pane != .home {
+      if pane != .home {
         pane = .home
       } else {
         handleGlobal(.quit)
@@ -219,7 +243,7 @@ public final class App {
     case .remove: return "remove works on an entry of a playlist or the queue"
     case .moveItemUp, .moveItemDown: return "moving works on an entry of a playlist or the queue"
     case .playAll:
-      return details[pane]?.isEmpty == false
+      return list.hasDetail
         ? "this list has no tracks to play" : "play all works in an open album, artist or playlist"
     default: return nil
     }

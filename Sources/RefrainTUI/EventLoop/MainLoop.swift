@@ -56,7 +56,7 @@ public final class MainLoop {
 
   private func redraw() {
     let size = terminal.size
-    terminal.draw(app.render(width: size.width, height: size.height))
+    terminal.draw(app.draw(width: size.width, height: size.height))
   }
 
   /// Milliseconds until the next visible change; -1 to sleep until input.

@@ -1,11 +1,21 @@
 import Foundation
 import RefrainCore
 
+/// What the Player pane is drawn from: the session's playback snapshot and lyrics.
+struct PlayerModel {
+  var snapshot: PlaybackSnapshot
+  var lyrics: LyricsModel
+  /// The user's lyrics offset for this track, in milliseconds.
+  var lyricOffsetMs: Int
+}
+
 /// The Player pane: the track, the cover box, the modes, the progress bar and the two
 /// lyric lines; with less room, rows give way in a fixed order and the lyrics stay.
-extension App {
-  func drawPlayer(into grid: inout ScreenGrid, in rect: Rect) {
-    let snapshot = presenter.snapshot
+///
+/// Its render is a function of a ``PlayerModel``: it writes nothing but the grid.
+struct PlayerPane {
+  func render(_ model: PlayerModel, into grid: inout ScreenGrid, in rect: Rect) {
+    let snapshot = model.snapshot
     guard let track = snapshot.track else {
       grid.putCentered(
         "Nothing playing. Pick something on Home (1) or Search (2).", x: rect.x,
@@ -14,8 +24,8 @@ extension App {
     }
     let modes =
       "vol \(snapshot.volume)%  shuffle \(snapshot.isShuffled ? "on" : "off")  repeat \(snapshot.repeatMode.rawValue)"
-      + (presenter.lyricOffsetMs != 0
-        ? "  lyrics \(presenter.lyricOffsetMs > 0 ? "+" : "")\(presenter.lyricOffsetMs) ms" : "")
+      + (model.lyricOffsetMs != 0
+        ? "  lyrics \(model.lyricOffsetMs > 0 ? "+" : "")\(model.lyricOffsetMs) ms" : "")
     let queueLine =
       "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
     guard rect.height >= 16 && rect.width >= 60 else {
@@ -32,7 +42,7 @@ extension App {
         case .queue: grid.put(queueLine, x: 2, y: y, maxWidth: textWidth, style: .dim)
         case .progress:
           drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
-        case .lyrics: drawTwoLyricLines(into: &grid, y: y, width: rect.width, snapshot: snapshot)
+        case .lyrics: drawTwoLyricLines(model.lyrics, into: &grid, y: y, width: rect.width)
         }
         y += row == .lyrics ? 2 : 1
       }
@@ -54,16 +64,16 @@ extension App {
     y += 9
     drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
     drawTwoLyricLines(
-      into: &grid, y: min(y + 2, rect.y + rect.height - 2), width: rect.width, snapshot: snapshot)
+      model.lyrics, into: &grid, y: min(y + 2, rect.y + rect.height - 2), width: rect.width)
   }
 
   /// The Player pane's two-line lyrics at `y`: the current line and the next, centred.
   private func drawTwoLyricLines(
-    into grid: inout ScreenGrid, y: Int, width: Int, snapshot: PlaybackSnapshot
+    _ lyrics: LyricsModel, into grid: inout ScreenGrid, y: Int, width: Int
   ) {
-    if let follower = presenter.lyrics, follower.timeline.isSynced {
-      let lines = follower.timeline.lines
-      let current = follower.timeline.index(at: snapshot.position)
+    if let timeline = lyrics.timeline, timeline.isSynced {
+      let lines = timeline.lines
+      let current = lyrics.current
       let currentText = current.map { lines[$0].text } ?? "♪"
       let nextIndex = (current ?? -1) + 1
       grid.putCentered(
@@ -73,7 +83,7 @@ extension App {
       }
     } else {
       grid.putCentered(
-        lyricsNotice ?? (presenter.lyrics == nil ? "no lyrics" : "plain lyrics: press l"), x: 1,
+        lyrics.notice ?? (lyrics.timeline == nil ? "no lyrics" : "plain lyrics: press l"), x: 1,
         y: y, width: width - 2, style: .dim)
     }
   }
@@ -81,8 +91,8 @@ extension App {
   private func drawProgress(
     into grid: inout ScreenGrid, x: Int, y: Int, width: Int, snapshot: PlaybackSnapshot
   ) {
-    let elapsed = Self.clock(snapshot.position)
-    let total = Self.clock(snapshot.duration)
+    let elapsed = ClockText.minutesSeconds(snapshot.position)
+    let total = ClockText.minutesSeconds(snapshot.duration)
     let barWidth = width - DisplayWidth.of(elapsed) - DisplayWidth.of(total) - 4
     guard barWidth > 2 else { return }
     let fraction = snapshot.duration.map { $0 > 0 ? min(1, snapshot.position / $0) : 0 } ?? 0

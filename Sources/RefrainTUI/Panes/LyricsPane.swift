@@ -1,0 +1,164 @@
+import RefrainCore
+
+/// What the lyrics view and the Player pane's lyric lines are drawn from: the session's
+/// lyrics and audible position, and how the user wants the sung line marked.
+struct LyricsModel {
+  /// The track's lyrics; `nil` when none were found (yet).
+  var timeline: LyricTimeline?
+  /// The audible position, in seconds.
+  var position: Double
+  /// What to say instead of lyrics ("looking for lyrics…", why none were found).
+  var notice: String?
+  var highlight: LyricHighlight
+  /// Whether the terminal shows colours: without them the bold sung line gets a ▶ too.
+  var colors: Bool
+
+  /// The line being sung now, for synced lyrics.
+  var current: Int? {
+    guard let timeline, timeline.isSynced else { return nil }
+    return timeline.index(at: position)
+  }
+}
+
+/// The full-height lyrics view: follows the sung line, or scrolls freely until 5 s without
+/// input; with seek mode on, Enter jumps to the selected line.
+///
+/// Its render is a function of its state and a ``LyricsModel``; its command handler changes
+/// only the view and returns what the shell must do.
+struct LyricsPane {
+  var seekMode = true
+  /// The line the user moved to while scrolled; `nil` while nothing was chosen.
+  var selection: Int?
+  var following = true
+  /// When the user last pressed a key in the view, on the app's clock.
+  var lastInput: Double = 0
+
+  // MARK: - Commands
+
+  /// Handles a command of the lyrics view; `page` is the visible height, for page moves.
+  mutating func handle(_ command: Command, model: LyricsModel, page: Int) -> PaneResult {
+    let count = model.timeline?.count ?? 0
+    let current = model.current
+    switch command {
+    case .move(let move):
+      // While following, a move starts from the highlighted line (before the first: -1).
+      var index = (following ? nil : selection) ?? current ?? -1
+      switch move {
+      case .down, .right: index += 1
+      case .up, .left: index -= 1
+      case .pageDown: index += max(1, page / 2)
+      case .pageUp: index -= max(1, page / 2)
+      case .top: index = 0
+      case .bottom: index = count - 1
+      }
+      selection = max(0, min(count - 1, index))
+      following = false
+      return .handled
+    case .seekMode:
+      seekMode.toggle()
+      return .status("seek mode \(seekMode ? "on: Enter seeks to the line" : "off: Enter closes")")
+    case .follow:
+      following = true
+      selection = current
+      return .handled
+    case .open:
+      // While following, Enter acts on the highlighted line, not on a stale selection.
+      guard seekMode, let target = following ? current : selection, count > 0 else {
+        return .close
+      }
+      selection = target
+      following = true
+      return .session(.lyricLine(target))
+    case .back, .lyrics, .quit:
+      return .close
+    default:
+      return .ignored
+    }
+  }
+
+  // MARK: - Drawing
+
+  /// Draws the view into `rect`, writing nothing but `grid` and `layout.lyricLines`.
+  ///
+  /// A header, then the lines wrapped to the width with the focused one centred.
+  func render(
+    _ model: LyricsModel, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
+  ) {
+    let header =
+      "Lyrics — seek mode \(seekMode ? "ON" : "off") (s) · \(following ? "following" : "scrolled: f follows") · Esc closes"
+    grid.put(header, x: 1, y: rect.y, maxWidth: rect.width - 2, style: .title)
+    let body = Rect(x: rect.x + 2, y: rect.y + 1, width: rect.width - 4, height: rect.height - 1)
+    guard let timeline = model.timeline, !timeline.lines.isEmpty else {
+      grid.putCentered(
+        model.notice ?? "no lyrics", x: body.x, y: body.y + body.height / 2, width: body.width,
+        style: .dim)
+      return
+    }
+    let position = model.position
+    let current = model.current
+    let focus = following ? (current ?? 0) : (selection ?? current ?? 0)
+    // Wrap every line; remember where each starts.
+    var wrapped: [(line: Int, text: String)] = []
+    var starts: [Int] = []
+    for (index, line) in timeline.lines.enumerated() {
+      starts.append(wrapped.count)
+      let text = line.text.isEmpty ? "♪" : TerminalSanitizer.clean(line.text)
+      for piece in DisplayWidth.wrap(text, to: body.width) { wrapped.append((index, piece)) }
+    }
+    let focusRow = starts.indices.contains(focus) ? starts[focus] : 0
+    // The focused line stays centred: rows above the first line are left blank.
+    let top = focusRow - body.height / 2
+    // Marker-only leaves the text as it was, so a line change only scrolls and moves the ▶.
+    // The bold line gets the ▶ too when there is no colour (NO_COLOR, the mono theme).
+    let marks = model.highlight == .marker
+    let drawsMarker = marks || !model.colors
+    for row in 0..<body.height where wrapped.indices.contains(top + row) {
+      let entry = wrapped[top + row]
+      let y = body.y + row
+      layout.lyricLines[y] = entry.line
+      let isCurrent = entry.line == current
+      if isCurrent, drawsMarker {
+        grid.put(top + row == starts[entry.line] ? "▶" : "▏", x: body.x - 2, y: y, style: .marker)
+      }
+      if isCurrent,
+        Self.drawWords(
+          of: timeline, line: entry.line, text: entry.text, at: position, into: &grid, x: body.x,
+          y: y, width: body.width, style: marks ? .normal : .current)
+      {
+        continue
+      }
+      let style: Style
+      if isCurrent, !marks {
+        style = .current
+      } else if !following, entry.line == selection {
+        style = .selected
+      } else {
+        style = .normal
+      }
+      grid.put(entry.text, x: body.x, y: y, maxWidth: body.width, style: style)
+    }
+    if !following, let selection, starts.indices.contains(selection) {
+      grid.put("›", x: body.x - 2, y: body.y + (starts[selection] - top), style: .accent)
+    }
+  }
+
+  /// Draws a word-timed current line word by word, the word being sung as `.currentWord`.
+  ///
+  /// Returns false when the line has no words.
+  private static func drawWords(
+    of timeline: LyricTimeline, line: Int, text: String, at position: Double,
+    into grid: inout ScreenGrid, x: Int, y: Int, width: Int, style lineStyle: Style
+  ) -> Bool {
+    guard let words = timeline.lines[line].words, !words.isEmpty,
+      DisplayWidth.of(text) <= width, text == timeline.lines[line].text
+    else { return false }
+    let currentWord = timeline.wordIndex(line: line, at: position)
+    var column = x
+    for (index, word) in words.enumerated() {
+      let style: Style = index == currentWord ? .currentWord : lineStyle
+      column += grid.put(word.text, x: column, y: y, maxWidth: x + width - column, style: style)
+      if index < words.count - 1 { column += grid.put(" ", x: column, y: y, style: lineStyle) }
+    }
+    return true
+  }
+}

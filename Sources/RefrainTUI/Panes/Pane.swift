@@ -1,0 +1,73 @@
+import RefrainCore
+
+/// What a pane did with a command; the shell carries out whatever goes beyond the pane.
+///
+/// Panes decide and the shell acts: a pane never touches the library, the catalog or the
+/// player, so its handler is a function of its own state and the command.
+enum PaneResult {
+  /// The pane took the command and changed itself.
+  case handled
+  /// Not this pane's command: the shell tries the next handler.
+  case ignored
+  /// The pane (the lyrics view) closes.
+  case close
+  /// The pane took the command; the status line says `text`.
+  case status(String, error: Bool = false)
+  /// The session carries the command out (a seek to a lyric line).
+  case session(Command)
+  /// An overlay opens above the panes (a question, a line of input).
+  case overlay(Overlay)
+  /// Work for the shell: opening a row, adding, saving, editing a playlist or the queue.
+  case effect(ListEffect)
+}
+
+/// Work a list pane asks the shell for: anything that reads or writes the catalog, the
+/// library or the queue.
+enum ListEffect {
+  /// Enter on a row: play, open a detail view, run a recent search.
+  case activate(ListRow.Action)
+  /// "Play all" of the open list.
+  case playAll([CatalogTrack])
+  /// Adds the selection to the queue.
+  case enqueue(SelectionTracks)
+  /// Adds the selection to a playlist, through the picker.
+  case pickPlaylist(SelectionTracks)
+  /// Saves an album or a track to the library.
+  case save(CatalogItem)
+  /// Removes the queue entry at an index.
+  case removeFromQueue(Int)
+  /// Moves a queue entry.
+  case moveInQueue(from: Int, to: Int)
+  /// Removes an entry from a library playlist.
+  case removeFromPlaylist(PlaylistEntry, playlistID: Int64)
+  /// Moves an entry of a library playlist to another position.
+  case moveInPlaylist(PlaylistEntry, playlistID: Int64, to: Int)
+  /// Renames a library playlist.
+  case renamePlaylist(Int64, to: String)
+}
+
+/// Where the last frame put what a click or a page key needs: the tabs, the list rows and
+/// the lyric lines on screen, and the height of the content area.
+///
+/// A pane's render fills in its part; the shell keeps the frame it last drew, so a click
+/// always means what the user saw under the pointer.
+struct FrameLayout {
+  /// Each tab's columns on the top row.
+  var tabs: [(columns: Range<Int>, pane: Command.Pane)] = []
+  /// The visible list rows: the screen area, and the cursor as drawn (kept on a selectable
+  /// row and inside the area).
+  var list: (area: Rect, cursor: ListCursor)?
+  /// The lyric line on each screen row of the lyrics view.
+  var lyricLines: [Int: Int] = [:]
+  /// The playlist picker's cursor as drawn (scrolled to keep the selection visible).
+  var picker: ListCursor?
+  /// The rows between the tab bar and the now-playing line.
+  var contentHeight = 20
+}
+
+/// One drawn screen: the cells, and the layout the shell keeps for clicks and page keys.
+public struct Frame {
+  /// What the terminal shows.
+  public var grid: ScreenGrid
+  var layout: FrameLayout
+}
