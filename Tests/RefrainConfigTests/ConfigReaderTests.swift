@@ -38,7 +38,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertTrue(defaults.colors)
     XCTAssertEqual(defaults.theme, .standard)
     XCTAssertTrue(defaults.usesColors)
-    XCTAssertTrue(defaults.coverArt)
+    XCTAssertEqual(defaults.coverArt, .auto)
     XCTAssertFalse(defaults.mouse)
     XCTAssertEqual(defaults.lyricHighlight, .line)
     XCTAssertEqual(defaults.keyBindings, [])
@@ -89,7 +89,7 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertFalse(configuration.colors)
     XCTAssertEqual(configuration.theme, .mono)
     XCTAssertFalse(configuration.usesColors)
-    XCTAssertFalse(configuration.coverArt)
+    XCTAssertEqual(configuration.coverArt, .off, "false, from before the modes: off")
     XCTAssertTrue(configuration.mouse)
     XCTAssertEqual(configuration.lyricHighlight, .marker)
   }
@@ -176,7 +176,10 @@ final class ConfigReaderTests: XCTestCase {
       ("[online]\nlrclib_url = \"not a url\"", "online.lrclib_url", "http://"),
       ("[display]\ncolors = \"yes\"", "display.colors", "true or false"),
       ("[display]\ntheme = \"solarized\"", "display.theme", "\"default\", \"mono\""),
-      ("[display]\ncover_art = 1", "display.cover_art", "true or false"),
+      (
+        "[display]\ncover_art = \"sixel\"", "display.cover_art",
+        "\"auto\", \"blocks\", \"kitty\", \"iterm\", \"off\""
+      ),
       ("[display]\nmouse = 2024-01-01", "display.mouse", "a date"),
       (
         "[display]\nlyrics_highlight = \"glow\"", "display.lyrics_highlight", "\"line\", \"marker\""
@@ -346,5 +349,21 @@ final class ConfigReaderTests: XCTestCase {
       ConfigSuggestion.closest(to: "audio.bufer_ms", among: ["audio.buffer_ms", "audio.output"]),
       "audio.buffer_ms")
     XCTAssertNil(ConfigSuggestion.closest(to: "volume", among: ["audio.buffer_ms"]))
+  }
+}
+
+/// `display.cover_art` takes a mode; the old true and false still read.
+final class CoverArtSettingTests: XCTestCase {
+  func testEachModeReadsAndTrueMeansAuto() {
+    for mode in CoverArtMode.allCases {
+      let result = RefrainConfiguration.parse(
+        "[display]\ncover_art = \"\(mode.rawValue)\"", file: "/cfg/config.toml",
+        environment: ["HOME": "/home/ada"])
+      XCTAssertEqual(result.configuration.coverArt, mode)
+      XCTAssertTrue(result.problems.isEmpty)
+    }
+    let old = RefrainConfiguration.parse(
+      "[display]\ncover_art = true", file: "/cfg/config.toml", environment: [:])
+    XCTAssertEqual(old.configuration.coverArt, .auto)
   }
 }

@@ -87,8 +87,8 @@ public struct ConfigKey: Sendable, Hashable {
       table: "display", name: "theme", defaultValue: "\"default\"",
       summary: "The colour scheme: default, or mono (no colours, only bold and reverse)."),
     ConfigKey(
-      table: "display", name: "cover_art", defaultValue: "true",
-      summary: "Show the cover art box in the Player pane."),
+      table: "display", name: "cover_art", defaultValue: "\"auto\"",
+      summary: "The Player pane's cover: auto, blocks (half blocks), kitty, iterm or off."),
     ConfigKey(
       table: "display", name: "mouse", defaultValue: "false",
       summary: "Use mouse clicks and the wheel (off keeps the terminal's own text selection)."),

@@ -137,7 +137,12 @@ struct ConfigReader {
         configuration.theme = theme
       }
     case "display.cover_art":
-      if let flag = boolean(value, path) { configuration.coverArt = flag }
+      // true and false were the setting before the modes existed: auto and off.
+      if let flag = value.bool {
+        configuration.coverArt = flag ? .auto : .off
+      } else if let mode = choice(value, path, CoverArtMode.self) {
+        configuration.coverArt = mode
+      }
     case "display.mouse":
       if let flag = boolean(value, path) { configuration.mouse = flag }
     case "display.lyrics_highlight":

@@ -87,8 +87,8 @@ public struct RefrainConfiguration: Sendable, Equatable {
   public var colors = true
   /// The colour scheme (`display.theme`).
   public var theme: Theme = .standard
-  /// Whether the Player pane shows the cover art box (`display.cover_art`).
-  public var coverArt = true
+  /// How the Player pane draws the cover (`display.cover_art`).
+  public var coverArt: CoverArtMode = .auto
   /// Whether mouse clicks and the wheel are used (`display.mouse`).
   public var mouse = false
   /// How the lyrics view marks the line being sung (`display.lyrics_highlight`).

@@ -64,6 +64,7 @@ public struct CatalogTrack: Sendable, Hashable, Codable {
       id: catalogID.key, location: streamURL, title: title, artist: artist, album: album,
       duration: duration, provider: provider, lyricsURL: lyricsURL)
     track.catalogID = catalogID
+    track.coverURL = coverURL
     return track
   }
 }

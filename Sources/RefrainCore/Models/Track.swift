@@ -18,6 +18,9 @@ public struct Track: Sendable, Hashable, Codable {
   public var provider: String?
   /// A lyrics file the catalog supplies (an LRC file or a FLO song JSON), if any.
   public var lyricsURL: URL?
+  /// The album cover the catalog names (a `file://` demo cover or an online image), if any;
+  /// local files find theirs in their tags or folder.
+  public var coverURL: URL?
   /// The catalog identity, for a track that came from a catalog; `nil` for a file or URL
   /// given on the command line.
   public var catalogID: CatalogTrackID?

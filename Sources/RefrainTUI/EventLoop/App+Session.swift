@@ -11,7 +11,7 @@ extension App {
       id: track.catalogID?.id ?? track.id,
       provider: track.catalogID?.provider ?? track.provider ?? "file", title: track.title,
       artist: track.artist, album: track.album, duration: track.duration,
-      streamURL: track.location, lyricsURL: track.lyricsURL)
+      streamURL: track.location, coverURL: track.coverURL, lyricsURL: track.lyricsURL)
   }
 
   /// Saves the queue, position, volume, modes and open pane in the background, after every
