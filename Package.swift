@@ -21,6 +21,10 @@ let package = Package(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    // libpng/libjpeg calls whose setjmp/longjmp error handling must stay in C.
+    .target(name: "CImageShims", dependencies: ["CPNG", "CJPEG"], path: "Sources/CImageShims"),
     // libcurl for URLSession, opened on first use instead of at start-up (curl_loader.c).
     .target(
       name: "CCurlLoader", path: "Sources/CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
@@ -41,6 +45,8 @@ let package = Package(
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
+    // Cover art: decoding, scaling, half blocks, graphics protocols, cover sources. No UI.
+    .target(name: "RefrainArt", dependencies: ["RefrainCore", "CImageShims"]),
     .target(
       name: "RefrainTUI",
       dependencies: ["RefrainCore", "RefrainSession", "CNcursesw", "CTUIShims"]),
@@ -66,7 +72,7 @@ let package = Package(
     .executableTarget(
       name: "refrain-bench",
       dependencies: [
-        "RefrainCore", "RefrainAudio", "RefrainCatalog",
+        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainArt",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/RefrainBench"),
@@ -86,6 +92,7 @@ let package = Package(
     .testTarget(
       name: "RefrainSessionTests",
       dependencies: ["RefrainSession", "RefrainCore", "RefrainTestSupport"]),
+    .testTarget(name: "RefrainArtTests", dependencies: ["RefrainArt", "RefrainCore"]),
     .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],

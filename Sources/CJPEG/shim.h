@@ -1,0 +1,6 @@
+#ifndef REFRAIN_CJPEG_SHIM_H
+#define REFRAIN_CJPEG_SHIM_H
+#include <stddef.h>
+#include <stdio.h>
+#include <jpeglib.h>
+#endif
