@@ -49,7 +49,7 @@ let package = Package(
     .target(name: "RefrainArt", dependencies: ["RefrainCore", "CImageShims"]),
     .target(
       name: "RefrainTUI",
-      dependencies: ["RefrainCore", "RefrainSession", "CNcursesw", "CTUIShims"]),
+      dependencies: ["RefrainCore", "RefrainSession", "RefrainArt", "CNcursesw", "CTUIShims"]),
     .target(
       name: "RefrainConfig",
       dependencies: [

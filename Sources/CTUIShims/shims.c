@@ -78,3 +78,12 @@ int refrain_key_code(const char *name) {
   if (!strcmp(name, "mouse")) return KEY_MOUSE;
   return -1;
 }
+
+#include <ncursesw/term.h>
+
+int refrain_colors(void) {
+  int count = tigetnum("colors");
+  return count < 0 ? 0 : count;
+}
+
+int refrain_redraw_lines(int y, int count) { return wredrawln(stdscr, y, count); }

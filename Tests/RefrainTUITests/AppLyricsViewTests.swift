@@ -251,15 +251,17 @@ final class AppLyricsViewTests: XCTestCase {
     harness.player.position = 19.95  // just before Line 10 at 0:20
     harness.press("4")
     harness.size = (100, 30)
-    XCTAssertEqual(harness.row(13).trimmingCharacters(in: .whitespaces), "Line 9")
+    XCTAssertEqual(harness.row(25).trimmingCharacters(in: .whitespaces), "Line 9")
     harness.press("]")
     XCTAssertEqual(harness.row(29), " lyrics offset +100 ms")
     XCTAssertEqual(
-      harness.row(13).trimmingCharacters(in: .whitespaces), "Line 10", "lines show earlier")
+      harness.row(25).trimmingCharacters(in: .whitespaces), "Line 10", "lines show earlier")
     XCTAssertEqual(
-      harness.row(6), "  |    cover     |   vol 100%  shuffle off  repeat off  lyrics +100 ms")
+      harness.row(6),
+      "  |" + String(repeating: " ", count: 38)
+        + "|   vol 100%  shuffle off  repeat off  lyrics +100 ms")
     harness.press("[", "[")
     XCTAssertEqual(harness.row(29), " lyrics offset -100 ms")
-    XCTAssertEqual(harness.row(13).trimmingCharacters(in: .whitespaces), "Line 9")
+    XCTAssertEqual(harness.row(25).trimmingCharacters(in: .whitespaces), "Line 9")
   }
 }

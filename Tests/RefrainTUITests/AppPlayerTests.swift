@@ -37,21 +37,21 @@ final class AppPlayerTests: XCTestCase {
       """
       1 Home  2 Search  3 Library  4 Player  5 Queue
 
-        +--------------+   우산 하나
-        |              |   달빛 우체국
-        |              |   밤의 편지
-        |      ♪       |
-        |    cover     |   vol 100%  shuffle off  repeat off
-        |              |   track 1 of 1  playing
-        |              |
-        +--------------+
+        +------------------+   우산 하나
+        |                  |   달빛 우체국
+        |                  |   밤의 편지
+        |                  |
+        |        ♪         |   vol 100%  shuffle off  repeat off
+        |      cover       |   track 1 of 1  playing
+        |                  |
+        |                  |
+        |                  |
+        +------------------+
 
         0:10 [=============-------------------------------] 0:32
 
                           우산 하나에 두 사람
                            젖은 어깨도 괜찮아
-
-
 
        ▶ 우산 하나 — 달빛 우체국                      0:10 / 0:32
        ? help  / search  l lyrics  space play/pause  q back
@@ -73,15 +73,15 @@ final class AppPlayerTests: XCTestCase {
     for (position, current, next) in expectations {
       harness.player.position = position
       let grid = harness.redraw()
-      XCTAssertEqual(grid.row(13).trimmingCharacters(in: .whitespaces), current, "at \(position) s")
-      XCTAssertEqual(grid.row(14).trimmingCharacters(in: .whitespaces), next, "at \(position) s")
-      let column = grid.row(13).prefix { $0 == " " }.count
+      XCTAssertEqual(grid.row(15).trimmingCharacters(in: .whitespaces), current, "at \(position) s")
+      XCTAssertEqual(grid.row(16).trimmingCharacters(in: .whitespaces), next, "at \(position) s")
+      let column = grid.row(15).prefix { $0 == " " }.count
       XCTAssertEqual(
-        grid[column, 13].style, .current, "the current line is highlighted at \(position) s")
+        grid[column, 15].style, .current, "the current line is highlighted at \(position) s")
     }
     // 44 cells of bar; 30 of 32.7 s fills 40 of them.
     XCTAssertEqual(
-      harness.row(11),
+      harness.row(13),
       "  0:30 [" + String(repeating: "=", count: 40) + String(repeating: "-", count: 4) + "] 0:32")
   }
 
@@ -90,7 +90,7 @@ final class AppPlayerTests: XCTestCase {
     harness.press("4")
     harness.size = (60, 20)
     XCTAssertEqual(
-      harness.row(13).trimmingCharacters(in: .whitespaces), "no lyrics: no lyrics in the test")
+      harness.row(15).trimmingCharacters(in: .whitespaces), "no lyrics: no lyrics in the test")
   }
 
   func testPlainLyricsAreNotFollowed() {
@@ -100,7 +100,7 @@ final class AppPlayerTests: XCTestCase {
     harness.press("4")
     harness.size = (60, 20)
     XCTAssertEqual(
-      harness.row(13).trimmingCharacters(in: .whitespaces), "plain lyrics (not synced)")
+      harness.row(15).trimmingCharacters(in: .whitespaces), "plain lyrics (not synced)")
   }
 
   func testSpacePausesAndTheNowPlayingLineSaysSo() {

@@ -191,7 +191,10 @@ final class PaneTests: XCTestCase {
         timeline: nil, position: 65, notice: nil, highlight: .line, colors: true),
       lyricOffsetMs: -150)
     var grid = ScreenGrid(width: 80, height: 20)
-    PlayerPane().render(model, into: &grid, in: Rect(x: 0, y: 0, width: 80, height: 20))
+    var layout = FrameLayout()
+    PlayerPane().render(
+      model, into: &grid, in: Rect(x: 0, y: 0, width: 80, height: 20), layout: &layout)
+    XCTAssertNil(layout.cover, "no cover is asked for when the terminal shows no pictures")
     let text = grid.text
     for expected in [
       "Harbor Song", "Tidewater", "Signals", "vol 80%", "lyrics -150 ms", "track 1 of 3  paused",

@@ -133,6 +133,15 @@ enum TestLyrics {
 
 // MARK: - The app under test
 
+/// Log lines written from any thread.
+final class LogBook: @unchecked Sendable {
+  private let lock = NSLock()
+  private var written: [String] = []
+
+  func append(_ line: String) { lock.withLock { written.append(line) } }
+  var lines: [String] { lock.withLock { written } }
+}
+
 /// A controllable clock for the app's status messages and lyrics-view idle timer.
 final class TestClock {
   var now: Double = 1000
@@ -149,12 +158,14 @@ final class TUIHarness {
   let library: LibraryStore?
   /// The terminal size the main loop renders at after every key and every wake-up.
   var size = (width: 60, height: 16)
+  private let logBook = LogBook()
 
   /// Creates the app; Home starts loading at once (call ``waitForHome()``).
   init(
     catalog: FakeCatalog = FakeCatalog(), library: (any LibraryStorage)? = nil,
     lyrics: [String: LyricsResult] = [:], notice: String? = nil,
-    lyricHighlight: LyricHighlight = .marker, colors: Bool = true
+    lyricHighlight: LyricHighlight = .marker, colors: Bool = true,
+    covers: (any CoverSource)? = nil
   ) {
     self.library = library as? LibraryStore
     let found = lyrics
@@ -166,8 +177,12 @@ final class TUIHarness {
     app = App(
       AppDependencies(
         session: session, provider: catalog, library: library, startupNotice: notice,
-        lyricHighlight: lyricHighlight, colors: colors, now: { clock.now }))
+        lyricHighlight: lyricHighlight, colors: colors, now: { clock.now }, covers: covers,
+        log: { [logBook] line in logBook.append(line) }))
   }
+
+  /// What the app wrote to the log.
+  var logged: [String] { logBook.lines }
 
   /// 우산 하나 playing with twenty numbered lines, one every 2 s from 0:02.
   static func playingNumbered(

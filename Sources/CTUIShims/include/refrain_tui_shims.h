@@ -18,4 +18,9 @@ int refrain_key_code(const char *name);
 int refrain_set_mouse(int on);
 /* The mouse event behind KEY_MOUSE: 1 wheel up, 2 wheel down, 3 left press, 0 other. */
 int refrain_read_mouse(int *x, int *y);
+/* The colours terminfo says the terminal has (0 when it does not say). */
+int refrain_colors(void);
+/* Marks screen rows as garbled, so the next update repaints them whole (after a picture
+   drawn outside curses went away). */
+int refrain_redraw_lines(int y, int count);
 #endif

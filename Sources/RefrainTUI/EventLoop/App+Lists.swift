@@ -39,7 +39,8 @@ extension App {
   /// What the Player pane is drawn from now.
   var playerModel: PlayerModel {
     PlayerModel(
-      snapshot: presenter.snapshot, lyrics: lyricsModel, lyricOffsetMs: presenter.lyricOffsetMs)
+      snapshot: presenter.snapshot, lyrics: lyricsModel, lyricOffsetMs: presenter.lyricOffsetMs,
+      showsCovers: pictureOutput != .none && covers != nil, cover: cover)
   }
 
   /// The rows of the focused list (a detail view when one is open).

@@ -19,14 +19,21 @@ public struct AppDependencies {
   public var colors: Bool
   /// The monotonic clock in seconds, read from the first moment the app exists.
   public var now: () -> Double
+  /// Where covers come from; `nil` draws the placeholder box.
+  public var covers: (any CoverSource)?
+  /// Writes one line to the log (never to the screen).
+  public var log: @Sendable (String) -> Void
 
   /// Creates the dependencies.
   public init(
     session: Session, provider: any CatalogProvider, library: (any LibraryStorage)?,
     keyMap: KeyMap = .standard, startupNotice: String? = nil,
     lyricHighlight: LyricHighlight = .line, colors: Bool = true,
-    now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime }
+    now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
+    covers: (any CoverSource)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
   ) {
+    self.covers = covers
+    self.log = log
     self.session = session
     self.provider = provider
     self.library = library
@@ -55,6 +62,13 @@ public final class App {
   let inbox = Inbox<App>()
   /// The monotonic clock, in seconds; injected, so `init` already reads the caller's clock.
   let now: () -> Double
+  /// Where covers come from; `nil` for none.
+  let covers: (any CoverSource)?
+  let log: @Sendable (String) -> Void
+  /// How the terminal shows pictures; the main loop sets it once the terminal is started.
+  public var pictureOutput: PictureOutput = .none
+  /// The Player pane's cover.
+  var cover = CoverSlot()
 
   /// The focused pane; showing Library or Search re-reads the library in the background,
   /// so a change another process made shows up.
@@ -101,6 +115,8 @@ public final class App {
     lyricHighlight = dependencies.lyricHighlight
     colors = dependencies.colors
     now = dependencies.now
+    covers = dependencies.covers
+    log = dependencies.log
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     loadHome()
     refreshLibrary()

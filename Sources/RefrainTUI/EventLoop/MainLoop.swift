@@ -36,10 +36,25 @@ public final class MainLoop {
 
   /// Runs until the user quits; the terminal is restored even on errors.
   ///
-  /// `mouse` turns on wheel and click reporting (`display.mouse`).
-  public func run(colors: Bool = true, mouse: Bool = false) {
+  /// `mouse` turns on wheel and click reporting (`display.mouse`); `covers` is how the
+  /// Player pane draws the cover (`display.cover_art`). The kitty query, when `covers` may
+  /// use it, is sent before curses takes the terminal.
+  public func run(
+    colors: Bool = true, mouse: Bool = false, covers: CoverArtMode = .off,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    let kitty =
+      PictureOutput.shouldQueryKitty(mode: covers, environment: environment)
+      && GraphicsProbe.kittyAnswers()
+    let inTmux = !(environment["TMUX"] ?? "").isEmpty
+    let passthrough =
+      inTmux && (covers == .kitty || covers == .iterm) && GraphicsProbe.tmuxAllowsPassthrough()
     terminal.start(colors: colors, mouse: mouse)
     defer { terminal.stop() }
+    terminal.pictureOutput = PictureOutput.choose(
+      mode: covers, environment: environment, colors: colors,
+      reportedColors: terminal.reportedColors, kittyReplied: kitty, tmuxPassthrough: passthrough)
+    app.pictureOutput = terminal.pictureOutput
     redraw()
     while !app.shouldQuit {
       guard loop.runOnce(timeout: timeout()) else { break }

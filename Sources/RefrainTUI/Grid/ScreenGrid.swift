@@ -1,3 +1,5 @@
+import Foundation
+import RefrainArt
 import RefrainCore
 
 /// What a cell means; the theme turns it into colours and attributes.
@@ -44,6 +46,9 @@ public struct ScreenGrid: Sendable, Equatable {
   public let width: Int
   public let height: Int
   public private(set) var cells: [Cell]
+  /// Pictures shown over blank rectangles of the grid (the cover), drawn by the terminal
+  /// after the text.
+  public var pictures: [Picture] = []
 
   /// Creates a blank grid.
   public init(width: Int, height: Int) {
@@ -140,6 +145,17 @@ public struct ScreenGrid: Sendable, Equatable {
     return cells[range] != other.cells[range]
   }
 
+  /// Whether any cell inside `rect` differs from the same cell of `other`.
+  public func cellsDiffer(in rect: Rect, from other: ScreenGrid) -> Bool {
+    guard other.width == width, other.height == height else { return true }
+    for y in max(0, rect.y)..<min(height, rect.y + rect.height) {
+      let start = y * width + max(0, rect.x)
+      let end = y * width + min(width, rect.x + rect.width)
+      if start < end, cells[start..<end] != other.cells[start..<end] { return true }
+    }
+    return false
+  }
+
   private mutating func setCell(x: Int, y: Int, _ cell: Cell, wide: Bool) {
     let index = y * width + x
     // Overwriting half of a wide character blanks the other half.
@@ -150,5 +166,33 @@ public struct ScreenGrid: Sendable, Equatable {
       if x + 2 < width, cells[index + 2].text.isEmpty { cells[index + 2] = .blank }
       cells[index + 1] = Cell(text: "", style: cell.style)
     }
+  }
+}
+
+/// A picture on the screen: what it shows, the cells it covers (the grid leaves them
+/// blank), and the identity the terminal uses to send it once.
+public struct Picture: Sendable, Equatable {
+  /// The cells it covers.
+  public var rect: Rect
+  /// Names what is shown (the cover's album and size): a picture with the same key and
+  /// place is not sent again.
+  public var key: String
+  /// The picture in half blocks, `rect`'s size.
+  public var cells: HalfBlockCover
+  /// The picture as a PNG, for the graphics protocols (kitty, iTerm2); `nil` when only half
+  /// blocks are drawn.
+  public var png: Data?
+
+  /// Creates a picture.
+  public init(rect: Rect, key: String, cells: HalfBlockCover, png: Data? = nil) {
+    self.rect = rect
+    self.key = key
+    self.cells = cells
+    self.png = png
+  }
+
+  /// Pictures are told apart by what they show and where.
+  public static func == (lhs: Picture, rhs: Picture) -> Bool {
+    lhs.key == rhs.key && lhs.rect == rhs.rect
   }
 }

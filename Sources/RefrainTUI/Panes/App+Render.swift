@@ -25,7 +25,7 @@ extension App {
     if let lyricsView {
       lyricsView.render(lyricsModel, into: &grid, in: content, layout: &layout)
     } else if pane == .player && !list.hasDetail {
-      PlayerPane().render(playerModel, into: &grid, in: content)
+      PlayerPane().render(playerModel, into: &grid, in: content, layout: &layout)
     } else {
       let source = listContent
       list.render(rows: list.rows(source), source, into: &grid, in: content, layout: &layout)
@@ -33,6 +33,10 @@ extension App {
     drawNowPlaying(into: &grid, y: height - 2)
     drawStatus(into: &grid, y: height - 1)
     drawOverlay(into: &grid, layout: &layout)
+    switch overlay {
+    case .help?, .picker?: grid.pictures = []  // a box over the pane hides the cover
+    case .input?, .confirm?, nil: break
+    }
     return Frame(grid: grid, layout: layout)
   }
 
@@ -49,6 +53,7 @@ extension App {
       overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
     }
     if let expires = status?.expires, now() >= expires { status = nil }
+    if let request = frame.layout.cover { loadCover(request) }
     return frame.grid
   }
 

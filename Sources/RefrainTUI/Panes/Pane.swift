@@ -63,6 +63,9 @@ struct FrameLayout {
   var picker: ListCursor?
   /// The rows between the tab bar and the now-playing line.
   var contentHeight = 20
+  /// The cover the Player pane would show: the shell loads it when it is not the one
+  /// loaded or loading.
+  var cover: CoverSlot.Request?
 }
 
 /// One drawn screen: the cells, and the layout the shell keeps for clicks and page keys.

@@ -1,20 +1,59 @@
 import Foundation
+import RefrainArt
 import RefrainCore
 
-/// What the Player pane is drawn from: the session's playback snapshot and lyrics.
+/// What the Player pane is drawn from: the session's playback snapshot and lyrics, and the
+/// cover loaded for the track.
 struct PlayerModel {
   var snapshot: PlaybackSnapshot
   var lyrics: LyricsModel
   /// The user's lyrics offset for this track, in milliseconds.
   var lyricOffsetMs: Int
+  /// Whether the terminal shows pictures and covers can be looked for: without, the cover
+  /// is the placeholder box.
+  var showsCovers = false
+  /// The cover asked for last, and what came of it.
+  var cover = CoverSlot()
 }
 
 /// The Player pane: the track, the cover box, the modes, the progress bar and the two
 /// lyric lines; with less room, rows give way in a fixed order and the lyrics stay.
 ///
-/// Its render is a function of a ``PlayerModel``: it writes nothing but the grid.
+/// Its render is a function of a ``PlayerModel``: it writes nothing but the grid and the
+/// layout (which says what cover it would show, for the shell to load).
 struct PlayerPane {
-  func render(_ model: PlayerModel, into grid: inout ScreenGrid, in rect: Rect) {
+  /// The cover in `rect`: the picture when it has been loaded for this track and size,
+  /// the placeholder box otherwise (loading, none found, or a terminal without pictures).
+  private func drawCover(
+    _ model: PlayerModel, track: Track, in rect: Rect, into grid: inout ScreenGrid,
+    layout: inout FrameLayout
+  ) {
+    let request = CoverSlot.Request(
+      track: track, box: CellSize(columns: rect.width, rows: rect.height))
+    if model.showsCovers {
+      layout.cover = request
+      if model.cover.request == request, case .ready(let scaled) = model.cover.state {
+        let size = (columns: scaled.cells.columns, rows: scaled.cells.rows)
+        let place = Rect(
+          x: rect.x + (rect.width - size.columns) / 2, y: rect.y + (rect.height - size.rows) / 2,
+          width: size.columns, height: size.rows)
+        grid.pictures.append(
+          Picture(
+            rect: place, key: "\(track.id) \(rect.width)x\(rect.height)", cells: scaled.cells,
+            png: scaled.png))
+        return
+      }
+    }
+    grid.box(rect, style: .border)
+    grid.putCentered(
+      "♪", x: rect.x, y: rect.y + rect.height / 2 - 1, width: rect.width, style: .accent)
+    grid.putCentered(
+      "cover", x: rect.x, y: rect.y + rect.height / 2, width: rect.width, style: .dim)
+  }
+
+  func render(
+    _ model: PlayerModel, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
+  ) {
     let snapshot = model.snapshot
     guard let track = snapshot.track else {
       grid.putCentered(
@@ -49,19 +88,19 @@ struct PlayerPane {
       return
     }
     var y = rect.y + 1
-    let coverWidth = 16
-    let cover = Rect(x: 2, y: y, width: coverWidth, height: 8)
-    grid.box(cover, style: .border)
-    grid.putCentered("♪", x: cover.x, y: cover.y + 3, width: cover.width, style: .accent)
-    grid.putCentered("cover", x: cover.x, y: cover.y + 4, width: cover.width, style: .dim)
-    let textX = coverWidth + 5
+    // The cover is square in pixels (a cell is about twice as tall as wide), at most two
+    // fifths of the width, above the progress bar and the two lyric lines.
+    let coverRows = min(rect.height - 7, rect.width * 2 / 5 / 2)
+    let cover = Rect(x: 2, y: y, width: coverRows * 2, height: coverRows)
+    drawCover(model, track: track, in: cover, into: &grid, layout: &layout)
+    let textX = cover.x + cover.width + 3
     let textWidth = rect.width - textX - 1
     grid.put(track.title, x: textX, y: y, maxWidth: textWidth, style: .title)
     grid.put(track.artist ?? "Unknown artist", x: textX, y: y + 1, maxWidth: textWidth)
     grid.put(track.album ?? "", x: textX, y: y + 2, maxWidth: textWidth, style: .dim)
     grid.put(modes, x: textX, y: y + 4, maxWidth: textWidth, style: .dim)
     grid.put(queueLine, x: textX, y: y + 5, maxWidth: textWidth, style: .dim)
-    y += 9
+    y += cover.height + 1
     drawProgress(into: &grid, x: 2, y: y, width: rect.width - 4, snapshot: snapshot)
     drawTwoLyricLines(
       model.lyrics, into: &grid, y: min(y + 2, rect.y + rect.height - 2), width: rect.width)

@@ -1,6 +1,7 @@
 import CNcursesw
 import CTUIShims
 import Foundation
+import RefrainArt
 import RefrainCore
 
 /// The only place Refrain talks to ncurses: set-up, key input and copying grids out.
@@ -12,6 +13,13 @@ public final class Terminal {
   private var pairs: [Style: (attrs: UInt32, pair: Int32)] = [:]
   private var started = false
   private var mouse = false
+  /// How pictures are drawn; set after ``start(colors:mouse:)``.
+  public var pictureOutput: PictureOutput = .none
+  /// The pictures on screen now.
+  private var shown: [Picture] = []
+  /// The kitty image number of each picture on screen, by key.
+  private var kittyImages: [String: UInt32] = [:]
+  private var nextKittyImage: UInt32 = 1
 
   /// Creates a terminal; nothing happens until ``start(colors:mouse:)``.
   public init() {}
@@ -45,9 +53,14 @@ public final class Terminal {
     started = true
   }
 
-  /// Gives the terminal back as it was.
+  /// The colours terminfo says the terminal has; valid after ``start(colors:mouse:)``.
+  public var reportedColors: Int { Int(refrain_colors()) }
+
+  /// Gives the terminal back as it was, with no picture left on it.
   public func stop() {
     guard started else { return }
+    removePictures(shown)
+    shown = []
     if mouse { _ = refrain_set_mouse(0) }
     _ = curs_set(1)
     _ = endwin()
@@ -70,16 +83,98 @@ public final class Terminal {
     return keys
   }
 
-  /// Copies the changed rows of `grid` to the screen and updates the terminal.
+  /// Copies the changed rows of `grid` to the screen and updates the terminal, then sends
+  /// the pictures that are new, moved, or were written over since the last frame.
+  ///
+  /// A picture that stays where it was, over cells that did not change, costs nothing.
   public func draw(_ grid: ScreenGrid) {
     let resized = last.map { $0.width != grid.width || $0.height != grid.height } ?? true
     if resized { _ = clearok(refrain_stdscr().assumingMemoryBound(to: WINDOW.self), true) }
+    let pictures = pictureOutput == .none ? [] : grid.pictures
+    let send = pictures.filter { picture in
+      resized || !shown.contains(picture)
+        || last.map { grid.cellsDiffer(in: picture.rect, from: $0) } ?? true
+    }
+    removePictures(shown.filter { !pictures.contains($0) })
     for y in 0..<grid.height where resized || last.map({ grid.rowDiffers(y, from: $0) }) ?? true {
       drawRow(y, of: grid)
     }
     last = grid
     _ = wnoutrefresh(refrain_stdscr().assumingMemoryBound(to: WINDOW.self))
     _ = doupdate()
+    for picture in send { show(picture) }
+    shown = pictures
+  }
+
+  // MARK: - Pictures
+
+  /// Sends `picture` into its cells, the cursor and colours saved and restored around it,
+  /// so curses' idea of the screen stays right.
+  private func show(_ picture: Picture) {
+    var out = "\u{1B}7"
+    let rect = picture.rect
+    switch pictureOutput {
+    case .none:
+      return
+    case .halfBlocks(let colors):
+      for (row, line) in picture.cells.encodedRows(colors).enumerated() where row < rect.height {
+        out += "\u{1B}[\(rect.y + row + 1);\(rect.x + 1)H" + line
+      }
+    case .kitty(let tmux):
+      guard let png = picture.png else { return }
+      if let old = kittyImages[picture.key] { out += wrap(KittyGraphics.delete(id: old), tmux) }
+      let id = nextKittyImage
+      nextKittyImage = nextKittyImage == UInt32.max ? 1 : nextKittyImage + 1
+      kittyImages[picture.key] = id
+      out += wrap(KittyGraphics.transmit(id: id, .png(png)), tmux)
+      out += "\u{1B}[\(rect.y + 1);\(rect.x + 1)H"
+      out += wrap(KittyGraphics.place(id: id, columns: rect.width, rows: rect.height), tmux)
+    case .iTerm(let tmux):
+      guard let png = picture.png else { return }
+      out += "\u{1B}[\(rect.y + 1);\(rect.x + 1)H"
+      out += wrap(ITermInlineImage.sequence(png: png, columns: rect.width, rows: rect.height), tmux)
+    }
+    out += "\u{1B}8"
+    Self.send(out)
+  }
+
+  /// Takes pictures off the screen: kitty's are deleted (placement and data); cells drawn
+  /// outside curses are repainted by curses at the next update.
+  private func removePictures(_ pictures: [Picture]) {
+    guard !pictures.isEmpty else { return }
+    var out = ""
+    for picture in pictures {
+      switch pictureOutput {
+      case .kitty(let tmux):
+        if let id = kittyImages.removeValue(forKey: picture.key) {
+          out += wrap(KittyGraphics.delete(id: id), tmux)
+        }
+      case .halfBlocks, .iTerm:
+        _ = refrain_redraw_lines(Int32(picture.rect.y), Int32(picture.rect.height))
+      case .none:
+        break
+      }
+    }
+    if !out.isEmpty { Self.send(out) }
+  }
+
+  private func wrap(_ sequence: String, _ tmux: Bool) -> String {
+    tmux ? TmuxPassthrough.wrap(sequence) : sequence
+  }
+
+  /// Writes straight to the terminal, after whatever curses has buffered.
+  private static func send(_ text: String) {
+    fflush(nil)
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes {
+        write(STDOUT_FILENO, $0.baseAddress, $0.count)
+      }
+      if written < 0, errno == EINTR || errno == EAGAIN { continue }
+      guard written > 0 else { return }
+      offset += written
+    }
   }
 
   /// Forgets the last frame, so the next draw repaints everything (after a resize).

@@ -1,0 +1,85 @@
+import Foundation
+import RefrainArt
+import RefrainCore
+
+/// A track's cover, scaled for the screen.
+public struct ScaledCover: Sendable {
+  /// The cover in half blocks.
+  public var cells: HalfBlockCover
+  /// The cover as a PNG of about the cells' size in pixels, for kitty and iTerm2.
+  public var png: Data?
+
+  /// Creates a scaled cover.
+  public init(cells: HalfBlockCover, png: Data? = nil) {
+    self.cells = cells
+    self.png = png
+  }
+}
+
+/// Finds tracks' covers and scales them.
+///
+/// Every call is slow work (files, the network, decoding): the full-screen player calls it
+/// off the UI thread only.
+public protocol CoverSource: Sendable {
+  /// The cover of `track` fitted into `box`, and as a PNG too when `png` is set.
+  ///
+  /// Throws why there is none: no picture found, or one that could not be read.
+  func cover(for track: Track, fitting box: CellSize, png: Bool) throws -> ScaledCover
+}
+
+/// The Player pane's cover: what was asked for last, and what came of it.
+struct CoverSlot {
+  /// A cover for one track at one size.
+  struct Request: Equatable, Sendable {
+    var track: Track
+    var box: CellSize
+
+    static func == (lhs: Request, rhs: Request) -> Bool {
+      lhs.track.id == rhs.track.id && lhs.track.location == rhs.track.location
+        && lhs.track.coverURL == rhs.track.coverURL && lhs.box == rhs.box
+    }
+  }
+
+  /// What came of a request.
+  enum State {
+    case loading
+    case ready(ScaledCover)
+    /// No cover: the placeholder box stays (the reason went to the log).
+    case missing
+  }
+
+  var request: Request?
+  var state = State.missing
+
+  /// Whether the last request has been answered.
+  var isSettled: Bool {
+    if case .loading = state { return false }
+    return true
+  }
+}
+
+/// Loading covers in the background: once per track and size, the answer applied only if
+/// it is still the one wanted.
+extension App {
+  /// Starts loading the cover the last frame wanted, unless it is loaded or loading.
+  func loadCover(_ request: CoverSlot.Request) {
+    guard let covers, request != cover.request else { return }
+    cover = CoverSlot(request: request, state: .loading)
+    let png = pictureOutput.usesImages
+    let inbox = inbox
+    let log = log
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
+      let result = Result { try covers.cover(for: request.track, fitting: request.box, png: png) }
+      if case .failure(let error) = result {
+        log("no cover for \(request.track.displayName): \(error)")
+      }
+      inbox.post { app in
+        guard app.cover.request == request else { return }
+        switch result {
+        case .success(let scaled): app.cover.state = .ready(scaled)
+        case .failure: app.cover.state = .missing
+        }
+      }
+    }
+  }
+}
