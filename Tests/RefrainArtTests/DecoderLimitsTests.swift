@@ -51,7 +51,9 @@ final class DecoderLimitsTests: XCTestCase {
     let folder = try TemporaryFolder()
     var jpeg = [UInt8](try ImageMagick.convert("-size 16x16 xc:red", output: "red.jpg", in: folder))
     let sof = try XCTUnwrap(
-      (0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2) })
+      (0..<jpeg.count - 1).first {
+        jpeg[$0] == 0xFF && (jpeg[$0 + 1] == 0xC0 || jpeg[$0 + 1] == 0xC2)
+      })
     // FF C0, length (2), precision (1), height (2), width (2).
     jpeg[sof + 5] = 0xEA
     jpeg[sof + 6] = 0x60
@@ -69,7 +71,9 @@ final class DecoderLimitsTests: XCTestCase {
       XCTAssertEqual($0 as? CoverError, .tooManyBytes(count: big.count, limit: 32 << 20))
     }
     let small = CoverLimits(maxBytes: 100)
-    XCTAssertThrowsError(try ImageDecoder.decode(pngHeader(width: 1, height: 1) + Data(count: 100), limits: small)) {
+    XCTAssertThrowsError(
+      try ImageDecoder.decode(pngHeader(width: 1, height: 1) + Data(count: 100), limits: small)
+    ) {
       XCTAssertEqual($0 as? CoverError, .tooManyBytes(count: 145, limit: 100))
     }
   }
@@ -78,12 +82,16 @@ final class DecoderLimitsTests: XCTestCase {
 
   func testBogusJPEGMarkersAreCorrupt() {
     // A scan before any frame header.
-    let scanFirst = Data([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0xFF, 0xD9])
+    let scanFirst = Data([
+      0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0xFF, 0xD9,
+    ])
     // A marker segment whose length (1) is shorter than its own length field.
     let shortSegment = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01, 0x00, 0xFF, 0xD9])
     // A marker code libjpeg does not know.
     let unknown = Data([0xFF, 0xD8, 0xFF, 0x4F, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xD9])
-    for (name, data) in [("scan first", scanFirst), ("short segment", shortSegment), ("unknown", unknown)] {
+    for (name, data) in [
+      ("scan first", scanFirst), ("short segment", shortSegment), ("unknown", unknown),
+    ] {
       XCTAssertThrowsError(try ImageDecoder.decode(data), name) { error in
         guard case .corrupt = error as? CoverError else {
           return XCTFail("\(name): \(error) is not corrupt")
@@ -94,8 +102,10 @@ final class DecoderLimitsTests: XCTestCase {
 
   func testTruncatedFilesSayTruncated() throws {
     let folder = try TemporaryFolder()
-    let png = try ImageMagick.convert("-seed 3 -size 64x64 plasma:fractal", output: "PNG24:p.png", in: folder)
-    let jpeg = try ImageMagick.convert("-seed 3 -size 64x64 plasma:fractal", output: "j.jpg", in: folder)
+    let png = try ImageMagick.convert(
+      "-seed 3 -size 64x64 plasma:fractal", output: "PNG24:p.png", in: folder)
+    let jpeg = try ImageMagick.convert(
+      "-seed 3 -size 64x64 plasma:fractal", output: "j.jpg", in: folder)
     for data in [png, jpeg] {
       for cut in [data.count / 2, 30, 4] {
         XCTAssertThrowsError(try ImageDecoder.decode(data.prefix(cut)), "cut at \(cut)") {
@@ -125,10 +135,14 @@ final class DecoderLimitsTests: XCTestCase {
   func testMutatedPNGsAndJPEGsDecodeOrFailCleanly() throws {
     let folder = try TemporaryFolder()
     let sources = [
-      try ImageMagick.convert("-seed 5 -size 48x32 plasma:fractal", output: "PNG24:f.png", in: folder),
-      try ImageMagick.convert("-seed 5 -size 48x32 plasma:fractal -colors 64 -interlace PNG", output: "PNG8:g.png", in: folder),
+      try ImageMagick.convert(
+        "-seed 5 -size 48x32 plasma:fractal", output: "PNG24:f.png", in: folder),
+      try ImageMagick.convert(
+        "-seed 5 -size 48x32 plasma:fractal -colors 64 -interlace PNG", output: "PNG8:g.png",
+        in: folder),
       try ImageMagick.convert("-seed 5 -size 48x32 plasma:fractal", output: "f.jpg", in: folder),
-      try ImageMagick.convert("-seed 5 -size 48x32 plasma:fractal -interlace JPEG", output: "g.jpg", in: folder),
+      try ImageMagick.convert(
+        "-seed 5 -size 48x32 plasma:fractal -interlace JPEG", output: "g.jpg", in: folder),
     ].map { [UInt8]($0) }
     let cases = 150 * FuzzScale.factor
     var outcomes: [String: Int] = [:]
@@ -138,7 +152,8 @@ final class DecoderLimitsTests: XCTestCase {
         var bytes = source
         for _ in 0..<Int.random(in: 1...4, using: &random) { mutate(&bytes, using: &random) }
         do {
-          let image = try ImageDecoder.decode(Data(bytes), limits: CoverLimits(maxPixels: 1 << 20, maxSide: 4096))
+          let image = try ImageDecoder.decode(
+            Data(bytes), limits: CoverLimits(maxPixels: 1 << 20, maxSide: 4096))
           XCTAssertEqual(image.pixels.count, image.width * image.height * 3)
           XCTAssertLessThanOrEqual(image.width * image.height, 1 << 20)
           outcomes["image", default: 0] += 1
