@@ -65,39 +65,19 @@ struct ID3v2Lyrics: Sendable, Equatable {
     let unsynchronised = flags & 0x80 != 0
     if unsynchronised, version < 4 { body = ID3Bytes.removingUnsync(body) }
 
-    var offset = 0
-    if flags & 0x40 != 0, version >= 3 {
-      // v2.3 gives the extended header's size without its size field, v2.4 with it.
-      let field =
-        version == 3 ? ID3Bytes.bigEndian(body, at: 0, count: 4) : ID3Bytes.syncsafe(body, at: 0)
-      guard let field else { return }
-      offset = version == 3 ? 4 + field : field
-    }
+    guard var offset = ID3Bytes.framesStart(body, version: version, flags: flags) else { return }
 
-    let idLength = version == 2 ? 3 : 4
-    let headerLength = version == 2 ? 6 : 10
-    while offset <= body.count - headerLength {
-      let id = body[offset..<offset + idLength]
-      // Padding (zero bytes) or garbage: no frame starts here.
-      guard id.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
-        break
-      }
-      let sizeField: Int?
-      switch version {
-      case 2: sizeField = ID3Bytes.bigEndian(body, at: offset + 3, count: 3)
-      case 3: sizeField = ID3Bytes.bigEndian(body, at: offset + 4, count: 4)
-      default: sizeField = ID3Bytes.syncsafe(body, at: offset + 4)
-      }
+    let headerLength = ID3Bytes.frameHeaderLength(version: version)
+    while let frame = ID3Bytes.frameHeader(body, at: offset, version: version) {
       let start = offset + headerLength
-      guard let frameSize = sizeField, frameSize <= body.count - start else { break }
-      offset = start + frameSize
-      let frameFlags = version == 2 ? 0 : body[start - 1]
+      guard frame.size <= body.count - start else { break }
+      offset = start + frame.size
       guard
         let content = Self.frameContent(
-          body[start..<offset], flags: frameFlags, version: version,
+          body[start..<offset], flags: frame.flags, version: version,
           tagUnsynchronised: unsynchronised)
       else { continue }
-      switch String(decoding: id, as: UTF8.self) {
+      switch frame.id {
       case "USLT", "ULT":
         if text == nil { text = Self.unsynchronisedText(content) }
       case "SYLT", "SLT":
@@ -116,19 +96,12 @@ struct ID3v2Lyrics: Sendable, Equatable {
   private static func frameContent(
     _ content: ArraySlice<UInt8>, flags: UInt8, version: UInt8, tagUnsynchronised: Bool
   ) -> [UInt8]? {
-    switch version {
-    case 2:
-      return Array(content)
-    case 3:
-      guard flags & 0xC0 == 0 else { return nil }  // Compressed or encrypted.
-      return Array(content.dropFirst(flags & 0x20 != 0 ? 1 : 0))  // Group byte.
-    default:
-      guard flags & 0x0C == 0 else { return nil }  // Compressed or encrypted.
-      var content = content.dropFirst(flags & 0x40 != 0 ? 1 : 0)  // Group byte.
-      content = content.dropFirst(flags & 0x01 != 0 ? 4 : 0)  // Data length indicator.
-      let unsynchronised = flags & 0x02 != 0 || tagUnsynchronised
-      return unsynchronised ? ID3Bytes.removingUnsync(Array(content)) : Array(content)
-    }
+    guard
+      let format = ID3Bytes.frameFormat(
+        flags: flags, version: version, tagUnsynchronised: tagUnsynchronised)
+    else { return nil }
+    let content = content.dropFirst(format.skip)
+    return format.unsynchronised ? ID3Bytes.removingUnsync(Array(content)) : Array(content)
   }
 
   /// USLT: encoding, language, content descriptor, then the lyrics; `nil` when blank.
