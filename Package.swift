@@ -61,7 +61,7 @@ let package = Package(
       name: "refrain",
       dependencies: [
         "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
-        "RefrainConfig",
+        "RefrainConfig", "RefrainArt",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ]

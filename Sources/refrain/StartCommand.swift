@@ -85,7 +85,9 @@ struct StartCommand: ParsableCommand {
       AppDependencies(
         session: session, provider: catalog, library: library, keyMap: config.keyMap(),
         startupNotice: notice, lyricHighlight: config.lyricHighlight,
-        colors: config.usesColors && environment["NO_COLOR"] == nil))
+        colors: config.usesColors && environment["NO_COLOR"] == nil,
+        covers: CoverFetching.covers(mode: config.coverArt, environment: environment),
+        log: { Logger(label: "refrain.covers").info("\($0)") }))
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
     if !FileManager.default.fileExists(atPath: log) {
@@ -108,7 +110,9 @@ struct StartCommand: ParsableCommand {
         lastSave = now
       }
     }
-    loop.run(colors: config.usesColors, mouse: config.mouse)
+    loop.run(
+      colors: config.usesColors && environment["NO_COLOR"] == nil, mouse: config.mouse,
+      covers: config.coverArt, environment: environment)
     // The screen is gone: waiting here for the edits still being stored, then the save, is
     // what keeps them.
     app.saveSessionAndWait()

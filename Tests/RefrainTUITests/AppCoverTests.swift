@@ -6,7 +6,7 @@ import XCTest
 @testable import RefrainTUI
 
 /// A cover source that answers from memory and counts what it was asked.
-final class FakeCovers: CoverSource, @unchecked Sendable {
+final class FakeCovers: CoverProvider, @unchecked Sendable {
   private let lock = NSLock()
   private var asked: [(track: String, box: CellSize, png: Bool)] = []
   let color: RGB
@@ -19,7 +19,7 @@ final class FakeCovers: CoverSource, @unchecked Sendable {
 
   var requests: [(track: String, box: CellSize, png: Bool)] { lock.withLock { asked } }
 
-  func cover(for track: Track, fitting box: CellSize, png: Bool) throws -> ScaledCover {
+  func cover(for track: Track, fitting box: CellSize, png: Bool) async throws -> ScaledCover {
     lock.withLock { asked.append((track.id, box, png)) }
     if fails { throw CoverError.corrupt(detail: "the test's picture is broken") }
     // A square picture in one colour, fitted into the box.

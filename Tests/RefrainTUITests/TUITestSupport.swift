@@ -165,7 +165,7 @@ final class TUIHarness {
     catalog: FakeCatalog = FakeCatalog(), library: (any LibraryStorage)? = nil,
     lyrics: [String: LyricsResult] = [:], notice: String? = nil,
     lyricHighlight: LyricHighlight = .marker, colors: Bool = true,
-    covers: (any CoverSource)? = nil
+    covers: (any CoverProvider)? = nil
   ) {
     self.library = library as? LibraryStore
     let found = lyrics

@@ -20,11 +20,11 @@ public struct ScaledCover: Sendable {
 ///
 /// Every call is slow work (files, the network, decoding): the full-screen player calls it
 /// off the UI thread only.
-public protocol CoverSource: Sendable {
+public protocol CoverProvider: Sendable {
   /// The cover of `track` fitted into `box`, and as a PNG too when `png` is set.
   ///
   /// Throws why there is none: no picture found, or one that could not be read.
-  func cover(for track: Track, fitting box: CellSize, png: Bool) throws -> ScaledCover
+  func cover(for track: Track, fitting box: CellSize, png: Bool) async throws -> ScaledCover
 }
 
 /// The Player pane's cover: what was asked for last, and what came of it.
@@ -69,7 +69,13 @@ extension App {
     let inbox = inbox
     let log = log
     Task.detached(executorPreference: BackgroundExecutor.shared) {
-      let result = Result { try covers.cover(for: request.track, fitting: request.box, png: png) }
+      let result: Result<ScaledCover, any Error>
+      do {
+        result = .success(
+          try await covers.cover(for: request.track, fitting: request.box, png: png))
+      } catch {
+        result = .failure(error)
+      }
       if case .failure(let error) = result {
         log("no cover for \(request.track.displayName): \(error)")
       }

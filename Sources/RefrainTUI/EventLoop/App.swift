@@ -20,7 +20,7 @@ public struct AppDependencies {
   /// The monotonic clock in seconds, read from the first moment the app exists.
   public var now: () -> Double
   /// Where covers come from; `nil` draws the placeholder box.
-  public var covers: (any CoverSource)?
+  public var covers: (any CoverProvider)?
   /// Writes one line to the log (never to the screen).
   public var log: @Sendable (String) -> Void
 
@@ -30,7 +30,7 @@ public struct AppDependencies {
     keyMap: KeyMap = .standard, startupNotice: String? = nil,
     lyricHighlight: LyricHighlight = .line, colors: Bool = true,
     now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
-    covers: (any CoverSource)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    covers: (any CoverProvider)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.covers = covers
     self.log = log
@@ -63,7 +63,7 @@ public final class App {
   /// The monotonic clock, in seconds; injected, so `init` already reads the caller's clock.
   let now: () -> Double
   /// Where covers come from; `nil` for none.
-  let covers: (any CoverSource)?
+  let covers: (any CoverProvider)?
   let log: @Sendable (String) -> Void
   /// How the terminal shows pictures; the main loop sets it once the terminal is started.
   public var pictureOutput: PictureOutput = .none

@@ -1,0 +1,44 @@
+import Foundation
+import RefrainArt
+import RefrainCore
+
+/// Covers found by a ``CoverLocator``: the track's embedded picture, an image in its folder,
+/// or its catalog's cover, as half blocks (from the locator's cell cache when the album
+/// was drawn at that size before) and, for the graphics protocols, as a PNG.
+public struct LocatedCovers: CoverProvider {
+  /// The locator, with its disk cache (where MPRIS finds the cover file) and fetch.
+  public let locator: CoverLocator
+
+  /// Creates covers over `locator`.
+  public init(locator: CoverLocator) { self.locator = locator }
+
+  /// Pixels per cell of the PNG sent to kitty or iTerm2: about a terminal cell's size, so
+  /// the terminal scales little and the image stays small.
+  static let pixelsPerCell = (width: 10, height: 20)
+
+  public func cover(for track: Track, fitting box: CellSize, png: Bool) async throws
+    -> ScaledCover
+  {
+    let request = Self.request(for: track)
+    let cells = try await locator.halfBlockCover(for: request, in: box, colors: .trueColor)
+    guard png else { return ScaledCover(cells: cells) }
+    let located = try await locator.locate(request)
+    let width = cells.columns * Self.pixelsPerCell.width
+    let height = cells.rows * Self.pixelsPerCell.height
+    let image = try ImageDecoder.decode(
+      located.data, limits: locator.limits, box: (width, height))
+    let encoded = try PNGEncoder.encode(ImageScaler.scaled(image, width: width, height: height))
+    return ScaledCover(cells: cells, png: encoded)
+  }
+
+  /// What to look for: a local file's tag and folder, the album (shared by its tracks), and
+  /// the catalog's cover.
+  public static func request(for track: Track) -> CoverRequest {
+    let file = track.location.isFileURL ? track.location : nil
+    return CoverRequest(
+      audioFile: file,
+      albumKey: CoverRequest.albumKey(
+        artist: track.artist, album: track.album, folder: file?.deletingLastPathComponent()),
+      catalogCover: track.coverURL)
+  }
+}
