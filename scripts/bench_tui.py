@@ -716,6 +716,53 @@ def session_line_style(ctx: dict, window: float) -> dict:
     return out
 
 
+def session_cover(ctx: dict, window: float) -> dict:
+    """Issue 15's costs of a cover in the Player pane, at 100x30 in tmux (24-bit colour).
+
+    Two runs of the same session, `display.cover_art = "blocks"` and `"off"`: play 우산 하나,
+    open the Player pane, wait for it to settle, then count the bytes of that pane change
+    (the cover's are the difference), the bytes per second over `window` seconds of
+    playback, and the resident memory at the end."""
+    out: dict = {}
+    for mode in ("blocks", "off"):
+        run: dict = {}
+        app = RefrainTUI(ctx["bin"], ctx["tui_tmp"] / f"cover-{mode}", ctx["tui_output"],
+                         dict(ctx["pulse_env"], COLORTERM="truecolor"))
+        config = app.home / "config" / "refrain"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "config.toml").write_text(f'[display]\ncover_art = "{mode}"\n')
+        pane = app.start(f"cover-{mode}")
+        try:
+            run["started_by"] = _play_demo_track(app)
+            if run["started_by"] == "failed":
+                run["error"] = "the demo track did not start"
+                out[mode] = run
+                continue
+            time.sleep(1.0)
+            t0 = time.monotonic()
+            pane.keys("4")
+            shown = pane.wait_for(lambda s: ("▀" in s) if mode == "blocks" else ("cover" in s), 10)
+            time.sleep(0.5)  # the rest of the change (the picture follows the text)
+            t1 = time.monotonic()
+            run["cover_shown"] = bool(shown)
+            change = pane.bytes_between(t0, t1)
+            run["change_bytes"] = sum(len(d) for _, d in change)
+            run["change_cover_rows"] = sum(d.count(b"\xe2\x96\x80") for _, d in change)
+            t2 = time.monotonic()
+            w = watch_proc(pane.pid, window, every=1.0)
+            t3 = time.monotonic()
+            played = pane.bytes_between(t2, t3)
+            run["playing"] = traffic(played, t3 - t2)
+            run["playing_half_blocks"] = sum(d.count(b"\xe2\x96\x80") for _, d in played)
+            run["rss_kb"] = w.get("rss_max_kb")
+            run["state"] = app.status().get("state")
+        finally:
+            run["stderr"] = app.stderr()[-500:]
+            app.quit()
+        out[mode] = run
+    return out
+
+
 def session_cmus(ctx: dict, window: float) -> tuple[dict, Cmus | None]:
     """cmus plays the same file in the same size of terminal; it is left running, paused."""
     why = cmus_usable()
@@ -1152,7 +1199,40 @@ def run(ctx: dict, only: set[str], quick: bool = False) -> dict:
         R["startup"] = bench_startup(ctx, reps=3 if quick else 5)
     if "11" in only:
         R["resume"] = bench_resume(ctx, reps=3 if quick else 5, ref_reps=2 if quick else 3)
+    if "13" in only:
+        R["cover"] = session_cover(ctx, 10.0 if quick else 20.0)
     return R
+
+
+def cover_session_lines(C: dict) -> list[str]:
+    """Section 13's terminal and memory figures (session_cover), as Markdown lines."""
+    if not C:
+        return []
+    on, off = C.get("blocks") or {}, C.get("off") or {}
+    if on.get("error") or off.get("error"):
+        return [f"Not measured: {on.get('error') or off.get('error')}", ""]
+    change = on.get("change_bytes", 0) - off.get("change_bytes", 0)
+    rate_on = (on.get("playing") or {}).get("bytes_per_s")
+    rate_off = (off.get("playing") or {}).get("bytes_per_s")
+    rss_on, rss_off = on.get("rss_kb"), off.get("rss_kb")
+    added = None if rate_on is None or rate_off is None else rate_on - rate_off
+    L = [
+        "| figure | with the cover (`blocks`, 24-bit) | without (`off`) | the cover's cost | target |",
+        "| --- | ---: | ---: | ---: | --- |",
+        f"| bytes to the terminal when the Player pane opens at 100×30 | {on.get('change_bytes', 0):,} | "
+        f"{off.get('change_bytes', 0):,} | {change:,} (one cover change; {on.get('change_cover_rows', 0)} `▀`) | "
+        "once per track change or resize |",
+        f"| bytes per second while playing | {_f(rate_on, 1)} | {_f(rate_off, 1)} | {_f(added, 1)} B/s "
+        f"({on.get('playing_half_blocks', 0)} `▀` re-sent) | 0 B/s |",
+        f"| resident memory at the end | {_kib(rss_on)} | {_kib(rss_off)} | "
+        f"{_kib(None if rss_on is None or rss_off is None else rss_on - rss_off)} | + ≤ 3 MiB |",
+        "",
+        f"Both runs play 우산 하나 from the demo catalog in tmux at 100×30 (`COLORTERM=truecolor`), open the "
+        f"Player pane and then play on for {(on.get('playing') or {}).get('seconds', 0):.0f} s; memory is "
+        "VmRSS from /proc.",
+        "",
+    ]
+    return L
 
 
 # ---------------------------------------------------------------- the report
