@@ -106,6 +106,26 @@ final class AppCoverTests: XCTestCase {
     XCTAssertFalse(harness.redraw().pictures.isEmpty, "and the cover returns")
   }
 
+  func testAnAlbumsDetailViewShowsASmallCoverInItsHeader() {
+    let covers = FakeCovers(color: RGB(30, 90, 200))
+    let harness = TUIHarness(covers: covers)
+    harness.app.pictureOutput = .halfBlocks(.trueColor)
+    harness.waitForHome()
+    harness.size = (80, 24)
+    harness.press("1", "g")
+    harness.select("◉ 밤의 편지")
+    harness.press("enter")
+    harness.waitFor("the album's cover") { !harness.redraw().pictures.isEmpty }
+    let grid = harness.redraw()
+    XCTAssertEqual(grid.pictures.first?.rect, Rect(x: 2, y: 2, width: 12, height: 6))
+    XCTAssertEqual(grid.pictures.first?.cells[0, 0].top, RGB(30, 90, 200))
+    XCTAssertEqual(grid.row(3).trimmingCharacters(in: .whitespaces), "밤의 편지")
+    XCTAssertEqual(grid.row(4).trimmingCharacters(in: .whitespaces), "달빛 우체국")
+    XCTAssertTrue(grid.row(5).contains("2025 · "), grid.row(5))
+    XCTAssertEqual(covers.requests.first?.box, CellSize(columns: 12, rows: 6))
+    XCTAssertEqual(harness.selectedRow, "▶ Play all", "the list starts below the header")
+  }
+
   // MARK: - Choosing the output
 
   func testTheOutputFollowsTheModeTheTerminalAndTmux() {

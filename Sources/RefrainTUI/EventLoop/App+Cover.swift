@@ -61,13 +61,16 @@ struct CoverSlot {
 /// Loading covers in the background: once per track and size, the answer applied only if
 /// it is still the one wanted.
 extension App {
-  /// Starts loading the cover the last frame wanted, unless it is loaded or loading.
-  func loadCover(_ request: CoverSlot.Request) {
-    guard let covers, request != cover.request else { return }
-    cover = CoverSlot(request: request, state: .loading)
+  /// Starts loading a cover the last frame wanted into `slot` (the Player pane's, an album
+  /// header's), unless it is loaded or loading there.
+  func loadCover(_ request: CoverSlot.Request, into slot: ReferenceWritableKeyPath<App, CoverSlot>)
+  {
+    guard let covers, request != self[keyPath: slot].request else { return }
+    self[keyPath: slot] = CoverSlot(request: request, state: .loading)
     let png = pictureOutput.usesImages
     let inbox = inbox
     let log = log
+    let target = MainLoopOnly(value: slot)
     Task.detached(executorPreference: BackgroundExecutor.shared) {
       let result: Result<ScaledCover, any Error>
       do {
@@ -80,10 +83,10 @@ extension App {
         log("no cover for \(request.track.displayName): \(error)")
       }
       inbox.post { app in
-        guard app.cover.request == request else { return }
+        guard app[keyPath: target.value].request == request else { return }
         switch result {
-        case .success(let scaled): app.cover.state = .ready(scaled)
-        case .failure: app.cover.state = .missing
+        case .success(let scaled): app[keyPath: target.value].state = .ready(scaled)
+        case .failure: app[keyPath: target.value].state = .missing
         }
       }
     }

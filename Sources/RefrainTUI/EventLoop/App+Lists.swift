@@ -26,7 +26,8 @@ extension App {
       providerName: provider.name, home: home, homeState: homeState, search: search,
       libraryAvailable: library != nil, librarySnapshot: librarySnapshot,
       libraryReadError: libraryReadError, queue: presenter.queue,
-      catalogTrack: { [unowned self] in catalogTrack(for: $0) })
+      catalogTrack: { [unowned self] in catalogTrack(for: $0) },
+      showsCovers: showsCovers, albumCover: albumCover)
   }
 
   /// What the lyrics view and the Player pane's lyric lines are drawn from now.
@@ -36,11 +37,14 @@ extension App {
       notice: lyricsNotice, highlight: lyricHighlight, colors: colors)
   }
 
+  /// Whether the terminal shows pictures and covers can be looked for.
+  var showsCovers: Bool { pictureOutput != .none && covers != nil }
+
   /// What the Player pane is drawn from now.
   var playerModel: PlayerModel {
     PlayerModel(
       snapshot: presenter.snapshot, lyrics: lyricsModel, lyricOffsetMs: presenter.lyricOffsetMs,
-      showsCovers: pictureOutput != .none && covers != nil, cover: cover)
+      showsCovers: showsCovers, cover: cover)
   }
 
   /// The rows of the focused list (a detail view when one is open).

@@ -69,6 +69,8 @@ public final class App {
   public var pictureOutput: PictureOutput = .none
   /// The Player pane's cover.
   var cover = CoverSlot()
+  /// The cover in the header of the open album's detail view.
+  var albumCover = CoverSlot()
 
   /// The focused pane; showing Library or Search re-reads the library in the background,
   /// so a change another process made shows up.

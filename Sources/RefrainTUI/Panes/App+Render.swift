@@ -53,7 +53,8 @@ extension App {
       overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
     }
     if let expires = status?.expires, now() >= expires { status = nil }
-    if let request = frame.layout.cover { loadCover(request) }
+    if let request = frame.layout.cover { loadCover(request, into: \.cover) }
+    if let request = frame.layout.albumCover { loadCover(request, into: \.albumCover) }
     return frame.grid
   }
 

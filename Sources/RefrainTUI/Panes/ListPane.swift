@@ -1,4 +1,5 @@
 import Foundation
+import RefrainArt
 import RefrainCore
 
 /// A selectable row in a list pane.
@@ -133,6 +134,10 @@ struct ListContent {
   var queue: PlayQueue
   /// The catalog track a queued track came from (for adding or saving a queue entry).
   var catalogTrack: (Track) -> CatalogTrack
+  /// Whether the terminal shows pictures and covers can be looked for.
+  var showsCovers = false
+  /// The cover asked for an album's header, and what came of it.
+  var albumCover = CoverSlot()
 }
 
 /// What the selection stands for as tracks, for adding to the queue or a playlist.
@@ -486,6 +491,57 @@ struct ListPane {
 
   // MARK: - Drawing
 
+  /// The size of an album's cover in its detail view's header, in cells.
+  static let albumHeader = (columns: 12, rows: 6)
+
+  /// The cover of an album's detail view: a track of it, with the album's cover URL, is
+  /// what the cover is looked for by (its file's picture or folder, or the catalog's).
+  static func coverTrack(of detail: AlbumDetail) -> Track {
+    var track =
+      detail.tracks.lazy.compactMap(\.playable).first
+      ?? Track(
+        id: "album:\(detail.album.provider):\(detail.album.id)",
+        location: URL(string: "about:blank")!, title: detail.album.title)
+    track.artist = detail.album.artist ?? track.artist
+    track.album = detail.album.title
+    track.coverURL = detail.album.coverURL ?? track.coverURL
+    return track
+  }
+
+  /// A small cover at the left of an album's header, with the album, artist and year beside
+  /// it; a placeholder box until the cover has loaded, or when there is none.
+  private static func drawAlbumHeader(
+    _ detail: AlbumDetail, _ content: ListContent, into grid: inout ScreenGrid, at y: Int,
+    layout: inout FrameLayout
+  ) {
+    let box = Rect(x: 2, y: y, width: albumHeader.columns, height: albumHeader.rows)
+    let track = coverTrack(of: detail)
+    let request = CoverSlot.Request(
+      track: track, box: CellSize(columns: box.width, rows: box.height))
+    layout.albumCover = request
+    if content.albumCover.request == request, case .ready(let scaled) = content.albumCover.state {
+      let cells = scaled.cells
+      grid.pictures.append(
+        Picture(
+          rect: Rect(
+            x: box.x + (box.width - cells.columns) / 2, y: box.y + (box.height - cells.rows) / 2,
+            width: cells.columns, height: cells.rows),
+          key: "album \(track.id) \(box.width)x\(box.height)", cells: cells, png: scaled.png))
+    } else {
+      grid.box(box, style: .border)
+      grid.putCentered("♪", x: box.x, y: box.y + box.height / 2, width: box.width, style: .accent)
+    }
+    let x = box.x + box.width + 3
+    let width = grid.width - x - 1
+    grid.put(detail.album.title, x: x, y: y + 1, maxWidth: width, style: .title)
+    grid.put(detail.album.artist ?? "", x: x, y: y + 2, maxWidth: width)
+    let facts = [
+      detail.album.year.map(String.init),
+      "\(detail.tracks.count) track\(detail.tracks.count == 1 ? "" : "s")",
+    ].compactMap { $0 }.joined(separator: " · ")
+    grid.put(facts, x: x, y: y + 3, maxWidth: width, style: .dim)
+  }
+
   /// Draws the pane into `area`, writing nothing but `grid` and `layout.list`.
   ///
   /// The search line on Search, the open detail's title, then the rows around the cursor.
@@ -504,6 +560,13 @@ struct ListPane {
     if let detail = details.last {
       grid.put("‹ \(detail.title)", x: 1, y: rect.y, maxWidth: rect.width - 2, style: .accent)
       rect = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
+      if case .album(let album) = detail.content, content.showsCovers,
+        rect.height >= Self.albumHeader.rows + 6
+      {
+        Self.drawAlbumHeader(album, content, into: &grid, at: rect.y, layout: &layout)
+        let used = Self.albumHeader.rows + 1
+        rect = Rect(x: rect.x, y: rect.y + used, width: rect.width, height: rect.height - used)
+      }
     }
     var position = cursor
     position.clamp(rows: rows, height: rect.height)

@@ -66,6 +66,8 @@ struct FrameLayout {
   /// The cover the Player pane would show: the shell loads it when it is not the one
   /// loaded or loading.
   var cover: CoverSlot.Request?
+  /// The cover an album's detail view would show in its header.
+  var albumCover: CoverSlot.Request?
 }
 
 /// One drawn screen: the cells, and the layout the shell keeps for clicks and page keys.
