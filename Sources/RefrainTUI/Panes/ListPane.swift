@@ -501,7 +501,8 @@ struct ListPane {
       detail.tracks.lazy.compactMap(\.playable).first
       ?? Track(
         id: "album:\(detail.album.provider):\(detail.album.id)",
-        location: URL(string: "about:blank")!, title: detail.album.title)
+        location: URL(string: "about:blank") ?? URL(fileURLWithPath: "/"),
+        title: detail.album.title)
     track.artist = detail.album.artist ?? track.artist
     track.album = detail.album.title
     track.coverURL = detail.album.coverURL ?? track.coverURL
