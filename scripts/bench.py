@@ -3,7 +3,8 @@
 
 Sections 1-5 (audio) are here and in bench_audio.py; 6-11 (the full-screen player in tmux,
 `refrain ctl`, recovery from a lost audio server) in bench_tui.py; 12 (library scan and
-search) runs scripts/bench_library.py and reads its JSON.
+search) runs scripts/bench_library.py and reads its JSON; 13 (cover art against chafa) is
+scripts/bench_cover.py.
 
     make bench          # fixtures, release build, then this under scripts/with-test-pulse
     scripts/with-test-pulse python3 scripts/bench.py [--runs N] [--quick] [--out FILE]
@@ -42,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
+import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
 import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
 from harness import Recorder, Refrain  # noqa: E402
 
@@ -68,6 +70,8 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
   against cmus; and recovery when the audio server comes back.
 - **12, the local library** (`scripts/bench_library.py`): folder scans against cmus, and
   search latency.
+- **13, cover art** (`scripts/bench_cover.py`): a 1000×1000 JPEG and PNG into 30×15 half
+  blocks, against chafa.
 
 "Heard" is read from the sink's monitor, recorded with `parec`: a tone change in the
 recording is placed to a sample by matching the decoded file, and the recording is put
@@ -1045,6 +1049,8 @@ def render(m: dict, R: dict, args) -> str:
             + ("none heard" if not gaps else "**audible gaps**") + " |")
     L.extend(bt.summary_rows(R.get("tui") or {}))
     L.extend(_library_summary_rows(R))
+    L.extend(bcv.summary_rows(R.get("cover"), within))
+    L.extend(bt.cover_summary_rows((R.get("tui") or {}).get("cover")))
     add("")
 
     # ---- 1
@@ -1297,6 +1303,10 @@ def render(m: dict, R: dict, args) -> str:
     # ---- 6-11, library
     L.extend(bt.render(R.get("tui") or {}, R.get("tmp")))
     L.extend(_library_sections(R))
+    L.extend(bcv.sections(R.get("cover"), cmdline))
+    if (R.get("tui") or {}).get("cover"):
+        L += ["### 13b. The cover in the full-screen player: bytes and memory", ""]
+        L.extend(bt.cover_session_lines(R["tui"]["cover"]))
 
     # ---- method
     add("## Method and calibration")
@@ -1339,7 +1349,8 @@ def render(m: dict, R: dict, args) -> str:
             f"splice (median; worst {max(o, key=abs):+.3f} ms). Sliding the decoded file over itself (used "
             f"for lyric lines) finds every whole second {median(mt):+.3f} ms off (worst {max(mt, key=abs):+.3f} ms).")
     add("- Re-run `make bench` to reproduce; `python3 scripts/bench.py --help` lists options "
-        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--runs N`, `--library-n N`)."
+        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--runs N`, "
+        "`--library-n N`)."
         + (f" This run took {R['elapsed_s'] / 60:.1f} min." if R.get("elapsed_s") else ""))
     add("")
     return "\n".join(L) + "\n"
@@ -1366,7 +1377,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="one playback run each, fewer seeks")
     ap.add_argument("--only", default="",
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
-                         "recovery), 12 or lib (library scan and search)")
+                         "recovery), 12 or lib (library scan and search), 13 (cover art)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1377,7 +1388,7 @@ def main() -> int:
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
-        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib"}
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1385,7 +1396,7 @@ def main() -> int:
         print(f"bench: no refrain binary at {binary}: build it (swift build -c release) or set REFRAIN_BIN",
               file=sys.stderr)
         return 1
-    if not STEPS.exists() or not STEPS_LRC.exists():
+    if only - {"13"} and (not STEPS.exists() or not STEPS_LRC.exists()):
         print(f"bench: fixtures missing: run scripts/make-test-fixtures {rel(FIXTURES)}", file=sys.stderr)
         return 1
 
@@ -1436,11 +1447,14 @@ def main() -> int:
             log(no_pulse + ": skipping 1, 2 and 5")
         if "3" not in only:
             R.pop("decode", None)
-        tui_keys = only & {"6", "7", "8", "9", "10", "11"}
+        tui_keys = only & {"6", "7", "8", "9", "10", "11", "13"}
         if tui_keys:
             R["tui"] = bt.run(ctx, tui_keys, quick=args.quick)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
+        if "13" in only:
+            R["cover"] = bcv.run(bench_bin, tmp / "cover", runs=5 if args.quick else 15)
+            shutil.rmtree(tmp / "cover", ignore_errors=True)
         R["elapsed_s"] = time.monotonic() - started
         m["load_end"] = _loadavg()
         text = render(m, R, args)

@@ -1204,6 +1204,24 @@ def run(ctx: dict, only: set[str], quick: bool = False) -> dict:
     return R
 
 
+def cover_summary_rows(C: dict | None) -> list[str]:
+    """Summary rows for the cover's terminal and memory costs (session_cover)."""
+    if not C:
+        return []
+    on, off = C.get("blocks") or {}, C.get("off") or {}
+    if on.get("error") or off.get("error"):
+        return [f"| 13 | the cover while playing | not measured | | 0 B/s, + ≤ 3 MiB | {on.get('error') or off.get('error')} |"]
+    rate = (on.get("playing") or {}).get("bytes_per_s", 0) - (off.get("playing") or {}).get("bytes_per_s", 0)
+    rss = (on.get("rss_kb") or 0) - (off.get("rss_kb") or 0)
+    resent = on.get("playing_half_blocks", 0)
+    return [
+        f"| 13 | the cover's bytes per second while playing (100×30) | {rate:+.1f} B/s ({resent} `▀` re-sent) | "
+        f"without a cover | 0 B/s | {'met' if resent == 0 else '**missed**'} |",
+        f"| 13 | resident memory with the cover | {_kib(rss)} more | without a cover | + ≤ 3 MiB | "
+        f"{'met' if rss <= 3 * 1024 else '**missed**'} |",
+    ]
+
+
 def cover_session_lines(C: dict) -> list[str]:
     """Section 13's terminal and memory figures (session_cover), as Markdown lines."""
     if not C:

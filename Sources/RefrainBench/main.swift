@@ -2,6 +2,7 @@
 //
 //   refrain-bench lyrics FILE.lrc [--iterations N] [--queries N]
 //   refrain-bench decode FILE.mp3 [--iterations N]
+//   refrain-bench cover FILE.jpg|png [--columns 30] [--rows 15] [--iterations N]
 //   refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
 //
 // Each prints one JSON object on stdout. Times are nanoseconds on CLOCK_MONOTONIC.
@@ -9,6 +10,7 @@
 // (it exports `refrain_alloc_stats`); without it they are null.
 
 import Foundation
+import RefrainArt
 import RefrainAudio
 import RefrainCore
 
@@ -97,6 +99,7 @@ func usage() -> Never {
       """
       usage: refrain-bench lyrics FILE.lrc [--iterations N] [--queries N]
              refrain-bench decode FILE.mp3 [--iterations N]
+             refrain-bench cover FILE.jpg|png [--columns 30] [--rows 15] [--iterations N]
              refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
 
       """.utf8))
@@ -305,6 +308,72 @@ func benchDecode(path: String, iterations: Int) {
       ] as KeyValuePairs<String, Any?>))
 }
 
+// MARK: - Cover: decode, scale, encode 24-bit half blocks
+
+func benchCover(path: String, box: CellSize, iterations: Int) {
+  guard let data = FileManager.default.contents(atPath: path) else {
+    FileHandle.standardError.write(Data("refrain-bench: cannot read \(path)\n".utf8))
+    exit(1)
+  }
+  var totalNs: [Double] = []
+  var decodeNs: [Double] = []
+  var scaleNs: [Double] = []
+  var encodeNs: [Double] = []
+  var decoded = (width: 0, height: 0)
+  var cells = CellSize(columns: 0, rows: 0)
+  var outputBytes = 0
+  // With more than one iteration, the first only warms up (page cache, code, heap).
+  let rounds = iterations > 1 ? iterations + 1 : 1
+  for _ in 0..<rounds {
+    let start = nowNs()
+    let image: RGBImage
+    do {
+      image = try ImageDecoder.decode(data, box: box.halfBlockPixels)
+    } catch {
+      FileHandle.standardError.write(Data("refrain-bench: \(error)\n".utf8))
+      exit(1)
+    }
+    let decodedAt = nowNs()
+    let cover = HalfBlockCover(fitting: image, in: box)
+    let scaledAt = nowNs()
+    let rows = cover.encodedRows(.trueColor)
+    let end = nowNs()
+    decoded = (image.width, image.height)
+    cells = CellSize(columns: cover.columns, rows: cover.rows)
+    outputBytes = rows.reduce(0) { $0 + $1.utf8.count }
+    checksum &+= outputBytes
+    totalNs.append(Double(end - start))
+    decodeNs.append(Double(decodedAt - start))
+    scaleNs.append(Double(scaledAt - decodedAt))
+    encodeNs.append(Double(end - scaledAt))
+  }
+  if rounds > 1 {
+    totalNs.removeFirst()
+    decodeNs.removeFirst()
+    scaleNs.removeFirst()
+    encodeNs.removeFirst()
+  }
+  print(
+    json(
+      [
+        "benchmark": "cover",
+        "file": path,
+        "file_bytes": data.count,
+        "decoded_width": decoded.width,
+        "decoded_height": decoded.height,
+        "columns": cells.columns,
+        "rows": cells.rows,
+        "output_bytes": outputBytes,
+        "iterations": iterations,
+        "ns_median": median(totalNs),
+        "ns_min": totalNs.min(),
+        "decode_ns_median": median(decodeNs),
+        "scale_ns_median": median(scaleNs),
+        "encode_ns_median": median(encodeNs),
+        "checksum": checksum,
+      ] as KeyValuePairs<String, Any?>))
+}
+
 // MARK: - Main
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -320,6 +389,14 @@ case "decode":
   let iterations = option("--iterations", in: &arguments, default: 9)
   guard let path = arguments.first else { usage() }
   benchDecode(path: path, iterations: max(1, iterations))
+case "cover":
+  let iterations = option("--iterations", in: &arguments, default: 21)
+  let columns = option("--columns", in: &arguments, default: 30)
+  let rows = option("--rows", in: &arguments, default: 15)
+  guard let path = arguments.first else { usage() }
+  benchCover(
+    path: path, box: CellSize(columns: max(1, columns), rows: max(1, rows)),
+    iterations: max(1, iterations))
 case "library-stress":
   LibraryStressCommand.main(arguments)
 default:

@@ -80,7 +80,7 @@ enum ImageMagick {
 }
 
 /// Asserts each channel of `actual` is within `tolerance` of `expected`.
-func XCTAssertColor(
+func assertColor(
   _ actual: RGB, _ expected: RGB, tolerance: Int = 0, _ message: String = "",
   file: StaticString = #filePath, line: UInt = #line
 ) {

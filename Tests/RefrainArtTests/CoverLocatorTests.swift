@@ -2,8 +2,9 @@ import Foundation
 import RefrainArt
 import XCTest
 
-/// Finding covers: embedded ID3 pictures built by hand, folder images, the catalog's file or
-/// download, and the disk and cell caches. No network: the fetch closure is the test's own.
+/// Finding covers: embedded ID3 pictures, folder images, catalog covers, and both caches.
+///
+/// The ID3 tags are built by hand; no network: the fetch closure is the test's own.
 final class CoverLocatorTests: XCTestCase {
   // MARK: - ID3 tags built by hand
 
@@ -134,6 +135,23 @@ final class CoverLocatorTests: XCTestCase {
         try locator(folder).locateLocally(CoverRequest(audioFile: audio, albumKey: "u\(version)")))
       XCTAssertEqual([UInt8](found.data), jpeg, "v2.\(version)")
     }
+  }
+
+  func testVersion22PICFrame() throws {
+    let folder = try TemporaryFolder()
+    let (png, _) = try images(folder)
+    // PIC: encoding, a 3-letter format (here lying: "JPG"), type, description, picture.
+    let content: [UInt8] = [0] + Array("JPG".utf8) + [3] + Array("front".utf8) + [0] + png
+    let size = content.count
+    let frame =
+      Array("PIC".utf8) + [UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+    let body = frame + content
+    let audio = try folder.write(
+      "v22.mp3", Data([0x49, 0x44, 0x33, 2, 0, 0] + syncsafe(body.count) + body))
+    let found = try XCTUnwrap(
+      try locator(folder).locateLocally(CoverRequest(audioFile: audio, albumKey: "v22")))
+    XCTAssertEqual(found.format, .png)
+    XCTAssertEqual([UInt8](found.data), png)
   }
 
   func testA50MBEmbeddedPictureIsRefusedWithoutBeingRead() async throws {

@@ -2,8 +2,10 @@ import Foundation
 import RefrainArt
 import XCTest
 
-/// Hostile input: declared sizes past the pixel cap, pictures past the byte cap, bogus
-/// markers, truncation, and seeded mutations. Each must end in an image or a `CoverError`.
+/// Hostile input ends in an image or a `CoverError`, never a crash.
+///
+/// Declared sizes past the pixel cap, pictures past the byte cap, bogus markers, truncation,
+/// and seeded mutations.
 final class DecoderLimitsTests: XCTestCase {
   // MARK: - Hand-made headers
 

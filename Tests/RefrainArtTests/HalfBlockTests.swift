@@ -95,8 +95,8 @@ final class HalfBlockTests: XCTestCase {
     let cover = try HalfBlockCover(decoding: jpeg, in: CellSize(columns: 30, rows: 15))
     XCTAssertEqual(cover.columns, 30)
     XCTAssertEqual(cover.rows, 15)
-    XCTAssertColor(cover[15, 0].top, RGB(255, 0, 0), tolerance: 20)
-    XCTAssertColor(cover[15, 14].bottom, RGB(0, 0, 255), tolerance: 20)
+    assertColor(cover[15, 0].top, RGB(255, 0, 0), tolerance: 20)
+    assertColor(cover[15, 14].bottom, RGB(0, 0, 255), tolerance: 20)
   }
 
   // MARK: - xterm-256

@@ -21,7 +21,7 @@ final class ImageDecoderTests: XCTestCase {
       for x in 0..<4 {
         var expected = ImageMagick.fourByFour[y][x]
         if expected == transparent { expected = background }
-        XCTAssertColor(
+        assertColor(
           image[x, y], expected, tolerance: tolerance, "at \(x),\(y)", file: file, line: line)
       }
     }
@@ -69,9 +69,9 @@ final class ImageDecoderTests: XCTestCase {
     XCTAssertEqual(pngColorType(png).type, 4)
     // 50 % grey (128) at 50 % alpha over white: 128·0.5 + 255·0.5 ≈ 191; over black ≈ 64.
     let overWhite = try ImageDecoder.decode(png, background: RGB(255, 255, 255))
-    XCTAssertColor(overWhite[3, 3], RGB(191, 191, 191), tolerance: 1)
+    assertColor(overWhite[3, 3], RGB(191, 191, 191), tolerance: 1)
     let overBlack = try ImageDecoder.decode(png)
-    XCTAssertColor(overBlack[0, 0], RGB(64, 64, 64), tolerance: 1)
+    assertColor(overBlack[0, 0], RGB(64, 64, 64), tolerance: 1)
   }
 
   // MARK: - JPEG
@@ -94,7 +94,7 @@ final class ImageDecoderTests: XCTestCase {
       let b: Double = 0.0722 * Double(colour.b)
       let luma = UInt8((r + g + b).rounded())
       let want = grey ? RGB(luma, luma, luma) : colour
-      XCTAssertColor(
+      assertColor(
         image[x, y], want, tolerance: tolerance, "at \(x),\(y)", file: file, line: line)
     }
   }

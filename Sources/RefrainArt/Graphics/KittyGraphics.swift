@@ -26,7 +26,7 @@ public enum KittyGraphics {
   /// The answer to a command with an id, parsed from what the terminal sent back.
   public struct Reply: Equatable, Sendable {
     public var id: UInt32
-    /// `OK`, or the terminal's error (e.g. `ENOENT:…`).
+    /// `OK`, or the terminal's error, such as `ENOENT:…`.
     public var message: String
     public var isOK: Bool { message == "OK" }
   }
