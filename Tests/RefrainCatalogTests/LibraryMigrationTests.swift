@@ -147,7 +147,13 @@ final class LibraryMigrationTests: XCTestCase {
       try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
       try store.setLyricOffset(-250, for: "demo:1")
     }
-    if level >= 6 {
+    if level >= 7 {
+      // The v7 index (external content, as today's scanner writes it).
+      try LocalLibraryScanner(store: store, tagReader: ID3TagReader())
+        .importTracks([
+          (path: "/music/love.mp3", info: LocalTrackInfo(title: "사랑해요", artist: "아이유"))
+        ])
+    } else if level >= 6 {
       // The v6 index, as a v6 Refrain wrote it: grams split by column, trigram tables with
       // their own copy of the text.
       try store.write { db in
@@ -184,6 +190,12 @@ final class LibraryMigrationTests: XCTestCase {
             """)
       }
     }
+    if level >= 8 {
+      try store.enqueueListen(
+        Listen(
+          track: Track(argument: "/music/love.mp3"), listenedAt: Date(timeIntervalSince1970: 1),
+          duration: 200, playedSeconds: 100), services: [.listenBrainz])
+    }
     if level >= 4 {
       try store.saveSession(
         SavedSession(
@@ -216,6 +228,13 @@ final class LibraryMigrationTests: XCTestCase {
     if level >= 4 {
       XCTAssertEqual(try store.lastSession()?.openPane, "lyrics", message)
     }
+    // The scrobble queue (v8) works on a migrated file.
+    XCTAssertEqual(
+      try store.enqueueListen(
+        Listen(
+          track: Track(argument: "/music/love.mp3"), listenedAt: Date(timeIntervalSince1970: 1),
+          duration: 200, playedSeconds: 100), services: [.listenBrainz]), level >= 8 ? 0 : 1,
+      message)
     let provider = LocalCatalogProvider(store: store)
     if level >= 5 {
       XCTAssertEqual(try provider.searchNow("랑", kind: .track).items.map(\.title), ["사랑해요"])

@@ -18,6 +18,15 @@ final class MemoryLibrary: LibraryPort, @unchecked Sendable {
     lock.withLock { offsets[trackKey] = offsetMs }
     return offsetMs
   }
+
+  func enqueueListen(_ listen: Listen, services: [ScrobbleService]) throws -> Int {
+    lock.withLock { listens.append(listen) }
+    return services.count
+  }
+
+  /// The listens the session queued, in order.
+  var queuedListens: [Listen] { lock.withLock { listens } }
+  private var listens: [Listen] = []
 }
 
 /// The session every front end shares: commands in, outcomes and a status out.

@@ -7,7 +7,7 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7"]
+  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -19,6 +19,7 @@ enum LibrarySchema {
     migrator.registerMigration("v5") { db in try LocalLibrarySchema.create(db) }
     migrator.registerMigration("v6") { db in try LocalLibrarySchema.splitGrams(db) }
     migrator.registerMigration("v7") { db in try LocalLibrarySchema.externalContent(db) }
+    migrator.registerMigration("v8") { db in try createScrobbleQueue(db) }
     return migrator
   }
 
@@ -39,6 +40,7 @@ enum LibrarySchema {
       try createLyrics(db)
       try createSession(db)
       try LocalLibrarySchema.create(db, latest: true)
+      try createScrobbleQueue(db)
       // The table GRDB's migrator keeps its applied migrations in.
       try db.execute(
         sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
@@ -157,6 +159,33 @@ enum LibrarySchema {
           open_pane TEXT NOT NULL,
           saved_at REAL NOT NULL
         );
+        """)
+  }
+
+  /// v8: listens waiting to be sent to the scrobbling services (issue 16).
+  ///
+  /// One row per listen and service. The UNIQUE key makes queuing the same listen twice a
+  /// no-op; `artist` and `album` are `''` when unknown, so the key never holds a NULL (which
+  /// SQLite would take as distinct from every other NULL).
+  private static func createScrobbleQueue(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE scrobble_queue (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          service TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          title TEXT NOT NULL,
+          album TEXT NOT NULL,
+          duration REAL NOT NULL,
+          track_key TEXT NOT NULL,
+          listened_at INTEGER NOT NULL,
+          state TEXT NOT NULL CHECK (state IN ('pending', 'sent')),
+          attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at REAL NOT NULL,
+          last_error TEXT,
+          UNIQUE (service, listened_at, title, artist)
+        );
+        CREATE INDEX scrobble_queue_due ON scrobble_queue(service, state, next_attempt_at);
         """)
   }
 }

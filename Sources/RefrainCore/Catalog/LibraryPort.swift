@@ -8,4 +8,9 @@ public protocol LibraryPort: Sendable {
   /// Saves the user's lyric offset for a track and returns what was stored.
   @discardableResult
   func setLyricOffset(_ offsetMs: Int, for trackKey: String) throws -> Int
+  /// Queues a listen for each of `services` in the library's offline queue, durably, before
+  /// anything is sent; returns how many rows were new (a listen already queued is kept as it
+  /// is, so it is never sent twice).
+  @discardableResult
+  func enqueueListen(_ listen: Listen, services: [ScrobbleService]) throws -> Int
 }
