@@ -41,6 +41,12 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertEqual(defaults.coverArt, .auto)
     XCTAssertFalse(defaults.mouse)
     XCTAssertEqual(defaults.lyricHighlight, .line)
+    XCTAssertTrue(defaults.mpris)
+    XCTAssertFalse(defaults.notify)
+    XCTAssertNil(defaults.listenBrainzToken)
+    XCTAssertNil(defaults.listenBrainzTokenFile)
+    XCTAssertNil(defaults.lastFMAPIKey)
+    XCTAssertNil(defaults.lastFMSecret)
     XCTAssertEqual(defaults.keyBindings, [])
   }
 
@@ -73,6 +79,16 @@ final class ConfigReaderTests: XCTestCase {
       cover_art = false
       mouse = true
       lyrics_highlight = "marker"
+
+      [desktop]
+      mpris = false
+      notify = true
+
+      [scrobble]
+      listenbrainz_token = " 0123-abcd "
+      listenbrainz_token_file = "~/.config/refrain/listenbrainz"
+      lastfm_api_key = "k3y"
+      lastfm_secret = "s3cret"
       """)
     XCTAssertEqual(result.problems, [])
     let configuration = result.configuration
@@ -92,6 +108,12 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertEqual(configuration.coverArt, .off, "false, from before the modes: off")
     XCTAssertTrue(configuration.mouse)
     XCTAssertEqual(configuration.lyricHighlight, .marker)
+    XCTAssertFalse(configuration.mpris)
+    XCTAssertTrue(configuration.notify)
+    XCTAssertEqual(configuration.listenBrainzToken?.revealed, "0123-abcd")
+    XCTAssertEqual(configuration.listenBrainzTokenFile, "/home/ada/.config/refrain/listenbrainz")
+    XCTAssertEqual(configuration.lastFMAPIKey?.revealed, "k3y")
+    XCTAssertEqual(configuration.lastFMSecret?.revealed, "s3cret")
   }
 
   func testEmptyStringsMeanUnset() {
@@ -184,6 +206,15 @@ final class ConfigReaderTests: XCTestCase {
       (
         "[display]\nlyrics_highlight = \"glow\"", "display.lyrics_highlight", "\"line\", \"marker\""
       ),
+      ("[desktop]\nmpris = \"yes\"", "desktop.mpris", "true or false"),
+      ("[desktop]\nnotify = 1", "desktop.notify", "found an integer"),
+      ("[scrobble]\nlistenbrainz_token = 42", "scrobble.listenbrainz_token", "string"),
+      ("[scrobble]\nlastfm_api_key = \"a b\"", "scrobble.lastfm_api_key", "one word"),
+      ("[scrobble]\nlastfm_secret = \"a\\u0007\"", "scrobble.lastfm_secret", "control"),
+      (
+        "[scrobble]\nlistenbrainz_token_file = \"token.txt\"", "scrobble.listenbrainz_token_file",
+        "absolute path"
+      ),
       ("audio = 5", "audio", "must be a table"),
     ]
     for (text, key, fragment) in cases {
@@ -196,6 +227,39 @@ final class ConfigReaderTests: XCTestCase {
         result.problems.first?.message.contains(fragment) ?? false,
         "\(text): \(result.problems.first?.message ?? "no problem")")
     }
+  }
+
+  func testEmptyCredentialsMeanOff() {
+    let result = read(
+      """
+      [scrobble]
+      listenbrainz_token = ""
+      listenbrainz_token_file = " "
+      lastfm_api_key = "key"
+      lastfm_secret = ""
+      """)
+    XCTAssertEqual(result.problems, [])
+    var expected = RefrainConfiguration()
+    expected.lastFMAPIKey = SecretText("key")
+    XCTAssertEqual(result.configuration, expected)
+    XCTAssertNil(result.configuration.lastFMCredentials, "Last.fm needs both")
+  }
+
+  func testCredentialsNeverAppearInProblemsOrPrintedConfiguration() {
+    let secret = "hunter2 with-spaces-so-it-is-refused"
+    let result = read("[scrobble]\nlastfm_secret = \"\(secret)\"\nlistenbrainz_token = \"tok3n\"")
+    XCTAssertEqual(result.problems.count, 1)
+    XCTAssertFalse(result.problems.description.contains("hunter2"), result.problems.description)
+    var dumped = ""
+    dump(result.configuration, to: &dumped)
+    let printed = [
+      dumped, String(describing: result.configuration), String(reflecting: result.configuration),
+      "\(result.configuration.listenBrainzToken as Any)",
+    ]
+    for text in printed {
+      XCTAssertFalse(text.contains("tok3n"), text)
+    }
+    XCTAssertEqual(result.configuration.listenBrainzToken?.description, "<redacted>")
   }
 
   func testMessagesShowStrangeTextSafely() {

@@ -39,6 +39,12 @@ final class LogRedactionTests: XCTestCase {
       ("Signature=XYZ; Key-Pair-Id=APKA", "Signature=<redacted>; Key-Pair-Id=<redacted>"),
       ("access_token = abc123", "access_token = <redacted>"),
       (#"{"token":"abc","id":3}"#, #"{"token":"<redacted>","id":3}"#),
+      ("api_sig=0123abcd&sk=x", "api_sig=<redacted>&sk=x"),
+      ("listenbrainz_token = \"abc\"", "listenbrainz_token = \"<redacted>\""),
+      (
+        "lastfm_secret=abc lastfm_api_key=def", "lastfm_secret=<redacted> lastfm_api_key=<redacted>"
+      ),
+      ("session_key=abc", "session_key=<redacted>"),
     ]
     for (input, expected) in cases {
       XCTAssertEqual(redact(input), expected, input)

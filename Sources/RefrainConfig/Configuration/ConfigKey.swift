@@ -34,6 +34,10 @@ public struct ConfigKey: Sendable, Hashable {
       name: "online",
       summary: "Online services; empty means off. REFRAIN_DEEZER_URL and REFRAIN_LRCLIB_URL win."),
     Table(name: "display", summary: "How the full-screen player looks."),
+    Table(name: "desktop", summary: "The desktop: media keys and players (MPRIS), notifications."),
+    Table(
+      name: "scrobble",
+      summary: "Listens sent to ListenBrainz and Last.fm; empty credentials mean off."),
     Table(
       name: "keys",
       summary: "Key bindings everywhere: key name = command, as the : prompt reads it."),
@@ -95,6 +99,24 @@ public struct ConfigKey: Sendable, Hashable {
     ConfigKey(
       table: "display", name: "lyrics_highlight", defaultValue: "\"line\"",
       summary: "The sung line in the lyrics view: line (bold colour) or marker (a ▶ only)."),
+    ConfigKey(
+      table: "desktop", name: "mpris", defaultValue: "true",
+      summary: "Offer playback to the desktop over MPRIS (media keys, panels, playerctl)."),
+    ConfigKey(
+      table: "desktop", name: "notify", defaultValue: "false",
+      summary: "Show a desktop notification when a track starts."),
+    ConfigKey(
+      table: "scrobble", name: "listenbrainz_token", defaultValue: "\"\"",
+      summary: "Your ListenBrainz user token; empty uses listenbrainz_token_file, or is off."),
+    ConfigKey(
+      table: "scrobble", name: "listenbrainz_token_file", defaultValue: "\"\"",
+      summary: "A file holding the ListenBrainz token (absolute or ~/…, best mode 0600)."),
+    ConfigKey(
+      table: "scrobble", name: "lastfm_api_key", defaultValue: "\"\"",
+      summary: "Your Last.fm API account's key; empty turns Last.fm off."),
+    ConfigKey(
+      table: "scrobble", name: "lastfm_secret", defaultValue: "\"\"",
+      summary: "Your Last.fm API account's shared secret; empty turns Last.fm off."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

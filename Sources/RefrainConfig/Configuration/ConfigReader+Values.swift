@@ -108,6 +108,42 @@ extension ConfigReader {
     return folders
   }
 
+  /// A credential: one word of printable characters, spaces around it trimmed; `nil` when
+  /// bad, `.some(nil)` when empty (unset). Its problems never repeat the value.
+  mutating func secret(_ value: any TOMLValueConvertible, _ path: String) -> SecretText?? {
+    guard let text = string(value, path) else { return nil }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty { return .some(nil) }
+    guard
+      !trimmed.unicodeScalars.contains(where: {
+        $0.properties.generalCategory == .control || $0.properties.isWhitespace
+      })
+    else {
+      problem(path, "must be one word, without spaces or control characters (value not shown)")
+      return nil
+    }
+    return .some(SecretText(trimmed))
+  }
+
+  /// A file path: absolute or `~/…`, with `~` expanded; `nil` when bad, `.some(nil)` when
+  /// empty (unset).
+  mutating func filePath(_ value: any TOMLValueConvertible, _ path: String) -> String?? {
+    guard let text = string(value, path) else { return nil }
+    var file = text.trimmingCharacters(in: .whitespaces)
+    if file.isEmpty { return .some(nil) }
+    if file.hasPrefix("~/") { file = home + file.dropFirst() }
+    guard file.hasPrefix("/"), !file.hasSuffix("/") else {
+      problem(path, "\(Self.quoted(text)) is not a file's absolute path; write /… or ~/…")
+      return nil
+    }
+    guard !file.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      problem(path, "must not contain control characters")
+      return nil
+    }
+    return .some(file)
+  }
+
   /// Lyrics sources: known names, each at most once.
   mutating func lyricsSources(_ value: any TOMLValueConvertible, _ path: String)
     -> [LyricsSourceKind]?

@@ -149,6 +149,18 @@ struct ConfigReader {
       if let highlight = choice(value, path, LyricHighlight.self) {
         configuration.lyricHighlight = highlight
       }
+    case "desktop.mpris":
+      if let flag = boolean(value, path) { configuration.mpris = flag }
+    case "desktop.notify":
+      if let flag = boolean(value, path) { configuration.notify = flag }
+    case "scrobble.listenbrainz_token":
+      if let token = secret(value, path) { configuration.listenBrainzToken = token }
+    case "scrobble.listenbrainz_token_file":
+      if let file = filePath(value, path) { configuration.listenBrainzTokenFile = file }
+    case "scrobble.lastfm_api_key":
+      if let key = secret(value, path) { configuration.lastFMAPIKey = key }
+    case "scrobble.lastfm_secret":
+      if let secret = secret(value, path) { configuration.lastFMSecret = secret }
     default:
       unknown(path, candidates: [])
     }

@@ -94,6 +94,23 @@ public struct RefrainConfiguration: Sendable, Equatable {
   /// How the lyrics view marks the line being sung (`display.lyrics_highlight`).
   public var lyricHighlight: LyricHighlight = .line
 
+  // [desktop]
+  /// Whether playback is offered to the desktop over MPRIS (`desktop.mpris`).
+  public var mpris = true
+  /// Whether a desktop notification shows when a track starts (`desktop.notify`).
+  public var notify = false
+
+  // [scrobble]
+  /// The ListenBrainz user token; `nil` when unset (`scrobble.listenbrainz_token`).
+  public var listenBrainzToken: SecretText?
+  /// A file holding the ListenBrainz token, `~` expanded; `nil` when unset
+  /// (`scrobble.listenbrainz_token_file`). See ``listenBrainzToken(reading:)``.
+  public var listenBrainzTokenFile: String?
+  /// The Last.fm API key; `nil` when unset (`scrobble.lastfm_api_key`).
+  public var lastFMAPIKey: SecretText?
+  /// The Last.fm shared secret; `nil` when unset (`scrobble.lastfm_secret`).
+  public var lastFMSecret: SecretText?
+
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.
   public var keyBindings: [KeyBinding] = []

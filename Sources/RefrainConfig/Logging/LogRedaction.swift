@@ -41,9 +41,9 @@ enum LogRedaction {
   /// `Bearer <token>` anywhere.
   private static let bearerPattern = pattern(#"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=\-]+"#)
 
-  /// `name=value` or `"name": "value"` for names that carry secrets.
+  /// `name=value`, `name = "value"` or `"name": "value"` for names that carry secrets.
   private static let secretFieldPattern = pattern(
-    #"(?i)(?<![A-Za-z0-9_])(hdnea|hdntl|hdnts|exp|hmac|acl|token|access_token|refresh_token|id_token|auth|sig|signature|api_key|apikey|secret|client_secret|password|passwd|sessionid|session_token|policy|key-pair-id|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)(\s*=\s*|"\s*:\s*"?)[^\s&"',;<>]+"#
+    #"(?i)(?<![A-Za-z0-9_])(hdnea|hdntl|hdnts|exp|hmac|acl|token|listenbrainz_token|lastfm_secret|lastfm_api_key|api_sig|session_key|access_token|refresh_token|id_token|auth|sig|signature|api_key|apikey|secret|client_secret|password|passwd|sessionid|session_token|policy|key-pair-id|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)(\s*=\s*"?|"\s*:\s*"?)[^\s&"',;<>]+"#
   )
 
   /// A JSON web token: three base64url parts, the first starting `eyJ`.
