@@ -19,6 +19,8 @@ let package = Package(
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
     .systemLibrary(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+    // GLib's checksums: MD5 for Last.fm's request signatures (comes with libpulse-dev).
+    .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -40,7 +42,7 @@ let package = Package(
     .target(
       name: "RefrainCatalog",
       dependencies: [
-        "RefrainCore", "CCurlLoader", .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "CCurlLoader", "CGLib", .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]

@@ -1,0 +1,36 @@
+import CGLib
+import Foundation
+
+/// Last.fm's request signature (`api_sig`): the MD5 of the signed parameters, sorted by
+/// name, each written as name then value with nothing between, followed by the shared
+/// secret; as 32 lowercase hex digits.
+///
+/// `format` and `callback` are not signed (Last.fm's authentication spec), and neither is an
+/// `api_sig` already present. Names sort by their UTF-8 bytes, as Last.fm's examples do.
+package enum LastFMSignature {
+  /// The parameters Last.fm leaves out of the signature.
+  package static let unsignedParameters: Set<String> = ["format", "callback", "api_sig"]
+
+  /// The `api_sig` for `parameters` signed with `secret`.
+  package static func sign(_ parameters: [String: String], secret: String) -> String {
+    md5Hex(signatureBase(parameters, secret: secret))
+  }
+
+  /// The text that is hashed: sorted `namevalue` pairs, then the secret.
+  package static func signatureBase(_ parameters: [String: String], secret: String) -> String {
+    let signed = parameters.filter { !unsignedParameters.contains($0.key) }
+      .sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+    return signed.map { $0.key + $0.value }.joined() + secret
+  }
+
+  /// The MD5 of `text`'s UTF-8 bytes as 32 lowercase hex digits (GLib's checksum).
+  package static func md5Hex(_ text: String) -> String {
+    let bytes = Array(text.utf8)
+    let digest = bytes.withUnsafeBufferPointer { buffer in
+      g_compute_checksum_for_data(G_CHECKSUM_MD5, buffer.baseAddress, gsize(buffer.count))
+    }
+    guard let digest else { return "" }
+    defer { g_free(digest) }
+    return String(cString: digest)
+  }
+}
