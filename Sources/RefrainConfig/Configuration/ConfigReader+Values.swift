@@ -108,17 +108,14 @@ extension ConfigReader {
     return folders
   }
 
-  /// A credential: one word of printable characters, spaces around it trimmed; `nil` when
-  /// bad, `.some(nil)` when empty (unset). Its problems never repeat the value.
+  /// A credential: one word of printable characters, spaces around it trimmed.
+  ///
+  /// `nil` when bad, `.some(nil)` when empty (unset). Its problems never repeat the value.
   mutating func secret(_ value: any TOMLValueConvertible, _ path: String) -> SecretText?? {
     guard let text = string(value, path) else { return nil }
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return .some(nil) }
-    guard
-      !trimmed.unicodeScalars.contains(where: {
-        $0.properties.generalCategory == .control || $0.properties.isWhitespace
-      })
-    else {
+    guard SecretText.isOneWord(trimmed) else {
       problem(path, "must be one word, without spaces or control characters (value not shown)")
       return nil
     }

@@ -71,7 +71,7 @@ extension RefrainConfiguration {
   }
 
   /// An `http(s)` URL with a host, or `nil` (off) for anything else.
-  private static func serviceURL(_ text: String) -> URL? {
+  static func serviceURL(_ text: String) -> URL? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https", url.host?.isEmpty == false

@@ -45,11 +45,7 @@ extension RefrainConfiguration {
     let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     let token = line.trimmingCharacters(in: .whitespaces)
     guard !token.isEmpty else { throw .emptyTokenFile(path: file) }
-    guard
-      !token.unicodeScalars.contains(where: {
-        $0.properties.generalCategory == .control || $0.properties.isWhitespace
-      })
-    else { throw .malformedTokenFile(path: file) }
+    guard SecretText.isOneWord(token) else { throw .malformedTokenFile(path: file) }
     return SecretText(token)
   }
 
@@ -59,17 +55,9 @@ extension RefrainConfiguration {
     return (lastFMAPIKey, lastFMSecret)
   }
 
+  /// The URL in `text` when it is a valid `http(s)` address, else `fallback` (a constant).
   private static func scrobbleURL(_ text: String?, default fallback: String) -> URL {
-    if let text {
-      let trimmed = text.trimmingCharacters(in: .whitespaces)
-      if let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-        scheme == "http" || scheme == "https", url.host?.isEmpty == false
-      {
-        return url
-      }
-    }
-    // The constants above are valid URLs.
-    return URL(string: fallback) ?? URL(fileURLWithPath: "/")
+    text.flatMap(serviceURL) ?? URL(string: fallback) ?? URL(fileURLWithPath: "/")
   }
 }
 

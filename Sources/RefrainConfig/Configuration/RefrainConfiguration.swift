@@ -103,8 +103,9 @@ public struct RefrainConfiguration: Sendable, Equatable {
   // [scrobble]
   /// The ListenBrainz user token; `nil` when unset (`scrobble.listenbrainz_token`).
   public var listenBrainzToken: SecretText?
-  /// A file holding the ListenBrainz token, `~` expanded; `nil` when unset
-  /// (`scrobble.listenbrainz_token_file`). See ``listenBrainzToken(reading:)``.
+  /// A file holding the ListenBrainz token, `~` expanded (`scrobble.listenbrainz_token_file`).
+  ///
+  /// `nil` when unset. ``listenBrainzToken(reading:)`` reads it.
   public var listenBrainzTokenFile: String?
   /// The Last.fm API key; `nil` when unset (`scrobble.lastfm_api_key`).
   public var lastFMAPIKey: SecretText?

@@ -16,6 +16,13 @@ public struct SecretText: Sendable, Hashable, CustomStringConvertible,
   /// Wraps a credential.
   public init(_ revealed: String) { self.revealed = revealed }
 
+  /// Whether `text` can be a credential: no white space and no control characters.
+  static func isOneWord(_ text: String) -> Bool {
+    !text.unicodeScalars.contains {
+      $0.properties.generalCategory == .control || $0.properties.isWhitespace
+    }
+  }
+
   public var description: String { Self.placeholder }
   public var debugDescription: String { Self.placeholder }
   public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
