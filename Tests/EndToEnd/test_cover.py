@@ -172,12 +172,14 @@ def colour_cells(tui: TUI) -> list[list[tuple[str, tuple | None, tuple | None]]]
 
     A colour is ("rgb", (r, g, b)) for 24-bit, ("256", n) for the palette, ("sys", n) for
     SGR 30-37/40-47, or None. The SGR state carries over from line to line, as in TUI.cells.
+    Trailing spaces are kept: a cover row may end in cells drawn as spaces on a colour.
     Wide characters count as one entry: only the left part of the screen (the cover) is
     read by position, and nothing wide is drawn left of it.
     """
     fg = bg = None
     rows = []
-    for line in tui.styled_lines():
+    # -N keeps trailing spaces: a row of the cover can end in cells drawn as spaces.
+    for line in tui.tmux("capture-pane", "-t", "t", "-p", "-e", "-N").split("\n"):
         row = []
         for piece in re.split(r"(\x1b\[[0-9;]*m)", line):
             if not piece.startswith("\x1b["):
@@ -274,9 +276,9 @@ def wait_picture(tui: TUI, rect: tuple[int, int, int, int], timeout: float = 10.
             return None
         same = screen == previous
         previous = screen
-        return picture_pixels(screen, rect) if same else None
+        return [picture_pixels(screen, rect)] if same else None
 
-    return tui.wait_for(ready, f"a picture filling {rect}", timeout)
+    return tui.wait_for(ready, f"a picture filling {rect}", timeout)[0]
 
 
 def assert_placeholder(tui: TUI, width: int = 100, height: int = 30) -> None:
