@@ -461,20 +461,27 @@ def test_views_over_the_player_hide_the_cover_and_it_comes_back(tui_factory):
 
 
 def test_a_playing_cover_is_sent_once(tui_factory):
-    """While the clock ticks, the cover is not sent again: no half blocks, no 24-bit colours."""
+    """While the clock ticks, a lyric line changes and playback pauses and resumes, the cover
+    is not sent again (no half blocks, no 24-bit colours) and stays on screen as it was."""
     tui = start_truecolor(tui_factory, "once").start("--output", "null")
     play_demo_track(tui, "우산 하나")
-    wait_picture(tui, cover_rect(100, 30))
-    now = tui.now_playing()[1]
-    tui.wait_for(lambda _: tui.now_playing()[1] > now, "the next tick")
-    start, at = tui.bytes_log.stat().st_size, tui.now_playing()[1]
-    tui.wait_for(lambda _: tui.now_playing()[1] >= at + 3, "three more seconds", timeout=6)
+    rect = cover_rect(100, 30)
+    shown = wait_picture(tui, rect)
+    start = tui.bytes_log.stat().st_size
+    # 비가 내리는 버스 정류장 is sung from 0:05.45: the lyric lines below the cover change.
+    tui.wait_for(lambda _: tui.now_playing()[1] >= 7, "0:07", timeout=10)
+    tui.keys("Space")
+    tui.wait_text("track 1 of 1  paused")
+    tui.keys("Space")
+    tui.wait_text("track 1 of 1  playing")
     sent = tui.bytes_log.read_bytes()[start:]
+    assert "비가 내리는 버스 정류장".encode() in sent, "the lyric line changed in the window"
     assert UPPER_HALF.encode() not in sent and b"38;2;" not in sent and b"48;2;" not in sent, sent
     assert b"\x1b7" not in sent, "a picture was written again (it starts with DECSC)"
-    # Ticks, the progress bar and a lyric line: a few hundred bytes. The cover is about 30 kB.
-    assert len(sent) < 2000, f"{len(sent)} bytes in 3 s: {sent!r}"
-    wait_picture(tui, cover_rect(100, 30))
+    # Ticks, the progress bar, two lyric lines and the state: a few hundred bytes, where the
+    # cover alone is about 20 kB.
+    assert len(sent) < 2000, f"{len(sent)} bytes: {sent!r}"
+    assert np.array_equal(wait_picture(tui, rect), shown), "the cover changed on screen"
     tui.quit()
 
 
@@ -703,6 +710,10 @@ class KittyTerminal:
     def keys(self, data: str) -> None:
         os.write(self.master, data.encode())
 
+    def resize(self, width: int, height: int) -> None:
+        """Sets the pty's size; the kernel sends Refrain SIGWINCH, as a terminal window does."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+
     def ctl(self, *words: str) -> str:
         result = subprocess.run([str(self.binary), "ctl", *words], env={**os.environ, **self.env},
                                 capture_output=True, text=True, timeout=10)
@@ -822,6 +833,15 @@ def test_kitty_gets_each_cover_once_and_deletes_it(pty_terminal, tmp_path):
     assert term.images(mark) == [], "graphics commands while nothing changed"
     assert len(term.output) - mark < 2000
 
+    # A bigger window: the old image is deleted and the cover sent again at the new size.
+    mark = len(term.output)
+    term.resize(120, 40)
+    term.wait_for(lambda _: any(e.get("a") == "p" for e in term.images(mark)), "the placement after the resize")
+    after = [e for e in term.images(mark) if "a" in e]
+    assert [(e["a"], e["i"]) for e in after] == [("d", image_id), ("t", after[1]["i"]), ("p", after[1]["i"])], after
+    assert (after[2]["c"], after[2]["r"]) == ("48", "24"), after[2]
+    image_id = after[1]["i"]
+
     # The next track: the old image is deleted, the new one sent once and placed.
     mark = len(term.output)
     term.keys("n")
@@ -831,6 +851,7 @@ def test_kitty_gets_each_cover_once_and_deletes_it(pty_terminal, tmp_path):
     assert [e["a"] for e in after] == ["d", "t", "p"], after
     new_id = after[1]["i"]
     assert new_id != image_id and after[2]["i"] == new_id
+    assert (after[2]["c"], after[2]["r"]) == ("48", "24"), after[2]
 
     # Quitting deletes the image on screen.
     mark = len(term.output)
