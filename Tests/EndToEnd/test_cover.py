@@ -860,6 +860,35 @@ def test_kitty_gets_each_cover_once_and_deletes_it(pty_terminal, tmp_path):
     assert [(e["a"], e.get("d"), e["i"]) for e in last] == [("d", "I", new_id)], last
 
 
+def test_kitty_gets_a_big_cover_in_chunks(pty_terminal, tmp_path, audio):
+    """A picture of noise makes a PNG of many 4096-byte base64 chunks: the first carries the
+    keys and m=1, the others only m (and q), the last m=0; together they are the cover."""
+    noise = tmp_path / "noise.png"
+    subprocess.run(["convert", "-seed", "7", "-size", "64x64", "xc:gray", "+noise", "Random", str(noise)],
+                   check=True, timeout=30)
+    track = write_track(tmp_path / "music", "Noise Track", audio, ("image/png", noise.read_bytes()))
+    term = pty_terminal(kitty=True).start("--output", "null")
+    term.wait_text("Top tracks")
+    term.ctl("queue", "add", str(track))
+    term.ctl("play")
+    mark = len(term.output)
+    term.keys("4")
+    term.wait_for(lambda _: any(e.get("a") == "p" for e in term.images(mark)), "the placement")
+    sent = term.images(mark)
+    chunks = sent[:-1]
+    assert len(chunks) >= 3, f"{len(chunks)} chunks"
+    assert chunks[0]["a"] == "t" and chunks[0]["f"] == "100" and chunks[0]["m"] == "1"
+    assert all(set(c) == {"m", "q", "payload"} and c["m"] == "1" for c in chunks[1:-1]), chunks[1]
+    assert chunks[-1]["m"] == "0" and sent[-1]["a"] == "p"
+    assert all(len(c["payload"]) <= 4096 for c in chunks) and all(len(c["payload"]) == 4096 for c in chunks[:-1])
+    png = decoded_png(chunks)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "sent.png").write_bytes(png)
+    sent_mean = image_pixels(tmp_path / "sent.png").mean(axis=(0, 1))
+    assert colour_distance(sent_mean, image_pixels(noise).mean(axis=(0, 1))) <= 20
+    assert term.quit() == 0, term.stderr()
+
+
 def test_a_terminal_without_kitty_graphics_gets_half_blocks_at_once(pty_terminal):
     term = pty_terminal(kitty=False).start("--output", "null")
     term.wait_text("1 Home", timeout=5)
