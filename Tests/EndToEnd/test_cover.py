@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_tui import TUI, select_row, tui_factory  # noqa: F401  (the fixture is used by name)
+from test_tui import TUI, select_row, sgr_pieces, tui_factory  # noqa: F401  (the fixture is used by name)
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "Resources" / "demo"
@@ -181,11 +181,10 @@ def colour_cells(tui: TUI) -> list[list[tuple[str, tuple | None, tuple | None]]]
     # -N keeps trailing spaces: a row of the cover can end in cells drawn as spaces.
     for line in tui.tmux("capture-pane", "-t", "t", "-p", "-e", "-N").split("\n"):
         row = []
-        for piece in re.split(r"(\x1b\[[0-9;]*m)", line):
-            if not piece.startswith("\x1b["):
-                row.extend((ch, fg, bg) for ch in piece)
+        for text, params in sgr_pieces(line):
+            if params is None:
+                row.extend((ch, fg, bg) for ch in text)
                 continue
-            params = [int(p) if p else 0 for p in piece[2:-1].split(";")]
             i = 0
             while i < len(params):
                 code = params[i]
