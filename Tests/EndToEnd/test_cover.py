@@ -852,6 +852,19 @@ def test_kitty_gets_each_cover_once_and_deletes_it(pty_terminal, tmp_path):
     assert new_id != image_id and after[2]["i"] == new_id
     assert (after[2]["c"], after[2]["r"]) == ("48", "24"), after[2]
 
+    # The help box over the pane takes the image away; closing it places the cover again.
+    mark = len(term.output)
+    term.keys("?")
+    term.wait_text("Keys (any key closes)", after=mark)
+    term.wait_for(lambda _: term.images(mark), "the delete under the help box")
+    assert [(e["a"], e.get("d"), e["i"]) for e in term.images(mark)] == [("d", "I", new_id)]
+    mark = len(term.output)
+    term.keys("\x1b")
+    term.wait_for(lambda _: any(e.get("a") == "p" for e in term.images(mark)), "the cover again")
+    again = [e for e in term.images(mark) if "a" in e]
+    assert [e["a"] for e in again] == ["t", "p"] and again[0]["i"] == again[1]["i"], again
+    new_id = again[0]["i"]
+
     # Quitting deletes the image on screen.
     mark = len(term.output)
     assert term.quit() == 0, term.stderr()
