@@ -45,6 +45,15 @@ UMBRELLA = [
 
 # ---------------------------------------------------------------- driving tmux
 
+def sgr_pieces(line: str):
+    """A captured line in pieces: (text, None) for text, (None, parameters) for an SGR."""
+    for piece in re.split(r"(\x1b\[[0-9;]*m)", line):
+        if SGR.fullmatch(piece):
+            yield None, [int(p) if p else 0 for p in piece[2:-1].split(";")]
+        elif piece:
+            yield piece, None
+
+
 class TUI:
     """`refrain` in a tmux pane of its own, on a private tmux server."""
 
@@ -151,12 +160,10 @@ class TUI:
         rows = []
         for line in self.styled_lines():
             row = []
-            for piece in re.split(r"(\x1b\[[0-9;]*m)", line):
-                m = SGR.fullmatch(piece)
-                if not m:
-                    row.extend((ch, frozenset(state)) for ch in piece)
+            for text, params in sgr_pieces(line):
+                if params is None:
+                    row.extend((ch, frozenset(state)) for ch in text)
                     continue
-                params = [int(p) if p else 0 for p in piece[2:-1].split(";")]
                 i = 0
                 while i < len(params):
                     code = params[i]
