@@ -626,8 +626,10 @@ class KittyTerminal:
     `output` (with the monotonic time of each read), so Refrain never blocks on a full pty.
     """
 
-    def __init__(self, binary: Path, home: Path, kitty: bool, width: int = 100, height: int = 30):
+    def __init__(self, binary: Path, home: Path, kitty: bool, width: int = 100, height: int = 30,
+                 answer_delay: float = 0.0):
         self.binary, self.home, self.kitty = binary, home, kitty
+        self.answer_delay = answer_delay
         self.env = {
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-kitty", "COLORTERM": "truecolor",
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
@@ -677,8 +679,11 @@ class KittyTerminal:
                     self.reads.append((time.monotonic(), len(self.output)))
                     if self.answered_at is None and KITTY_QUERY.search(self.output):
                         reply = (b"\x1b_Gi=31;OK\x1b\\" if self.kitty else b"") + b"\x1b[?62;22c"
-                        os.write(self.master, reply)
-                        self.answered_at = time.monotonic()
+                        self.answered_at = time.monotonic() + self.answer_delay
+                        if self.answer_delay:
+                            threading.Timer(self.answer_delay, os.write, (self.master, reply)).start()
+                        else:
+                            os.write(self.master, reply)
                 self.changed.notify_all()
 
     def wait_for(self, check, what: str, timeout: float = 10.0):
@@ -772,8 +777,8 @@ class KittyTerminal:
 def pty_terminal(refrain_bin, tmp_path):
     made: list[KittyTerminal] = []
 
-    def make(kitty: bool) -> KittyTerminal:
-        term = KittyTerminal(refrain_bin, tmp_path / f"home-{len(made)}", kitty)
+    def make(kitty: bool, answer_delay: float = 0.0) -> KittyTerminal:
+        term = KittyTerminal(refrain_bin, tmp_path / f"home-{len(made)}", kitty, answer_delay=answer_delay)
         made.append(term)
         return term
 
@@ -865,11 +870,17 @@ def test_kitty_gets_each_cover_once_and_deletes_it(pty_terminal, tmp_path):
     assert [e["a"] for e in again] == ["t", "p"] and again[0]["i"] == again[1]["i"], again
     new_id = again[0]["i"]
 
-    # Quitting deletes the image on screen.
+    # Quitting deletes the image on screen. On the way out `q` goes back through Home, where
+    # the album's page (open since the start) shows its small header cover: that one is
+    # sent and deleted too. No image is left on the terminal.
     mark = len(term.output)
     assert term.quit() == 0, term.stderr()
     last = [e for e in term.images(mark) if "a" in e]
-    assert [(e["a"], e.get("d"), e["i"]) for e in last] == [("d", "I", new_id)], last
+    assert ("d", "I", new_id) == (last[0]["a"], last[0].get("d"), last[0]["i"]), last
+    sent = {e["i"] for e in last if e["a"] == "t"}
+    deleted = {e["i"] for e in last if e["a"] == "d"}
+    assert sent <= deleted, f"images left on the terminal: {sent - deleted}"
+    assert all(e["c"] == "12" for e in last if e["a"] == "p"), "only the album header's cover"
 
 
 def test_kitty_gets_a_big_cover_in_chunks(pty_terminal, tmp_path, audio):
@@ -914,4 +925,26 @@ def test_a_terminal_without_kitty_graphics_gets_half_blocks_at_once(pty_terminal
     term.wait_text(UPPER_HALF, after=mark)
     assert term.images(mark) == [], "graphics commands to a terminal that did not answer the query"
     assert b"\x1b[38;2;" in term.output[mark:], "24-bit colour (COLORTERM=truecolor)"
+    assert term.quit() == 0, term.stderr()
+
+
+def test_answers_that_come_after_the_probe_gave_up_are_not_keys(pty_terminal):
+    """Over a slow link the terminal answers after Refrain stopped waiting (200 ms): the
+    answers then arrive as input, where Escape would quit and digits would switch panes."""
+    term = pty_terminal(kitty=True, answer_delay=0.45).start("--output", "null")
+    term.wait_text("1 Home", timeout=5)
+    time.sleep(0.3)   # the answers reach Refrain now, after its first frame
+    mark = len(term.output)
+    term.keys("j")    # a real key after them still works
+    term.wait_for(lambda out: len(out) > mark, "a redraw after j")
+    time.sleep(1.0)
+    assert term.proc.poll() is None, f"Refrain exited on the late answer: {term.stderr()}"
+    status = json.loads(term.ctl("status"))
+    assert status["pane"] == "home", status
+    assert b";22c" not in term.output[mark:], "the answer was typed into the screen"
+    play_first_album(term)
+    mark = len(term.output)
+    term.keys("4")
+    term.wait_text(UPPER_HALF, after=mark)
+    assert term.images(mark) == [], "kitty's late OK does not switch to kitty graphics"
     assert term.quit() == 0, term.stderr()

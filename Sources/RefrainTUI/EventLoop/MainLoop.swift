@@ -43,17 +43,19 @@ public final class MainLoop {
     colors: Bool = true, mouse: Bool = false, covers: CoverArtMode = .off,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
-    let kitty =
+    let probe =
       PictureOutput.shouldQueryKitty(mode: covers, environment: environment)
-      && GraphicsProbe.kittyAnswers()
+      ? GraphicsProbe.askKitty() : .none
     let inTmux = !(environment["TMUX"] ?? "").isEmpty
     let passthrough =
       inTmux && (covers == .kitty || covers == .iterm) && GraphicsProbe.tmuxAllowsPassthrough()
     terminal.start(colors: colors, mouse: mouse)
     defer { terminal.stop() }
+    if probe.answersOwed { terminal.expectLateAnswers(kittyReply: !probe.kitty) }
     terminal.pictureOutput = PictureOutput.choose(
       mode: covers, environment: environment, colors: colors,
-      reportedColors: terminal.reportedColors, kittyReplied: kitty, tmuxPassthrough: passthrough)
+      reportedColors: terminal.reportedColors, kittyReplied: probe.kitty,
+      tmuxPassthrough: passthrough)
     app.pictureOutput = terminal.pictureOutput
     redraw()
     while !app.shouldQuit {

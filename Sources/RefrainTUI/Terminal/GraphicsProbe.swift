@@ -3,6 +3,18 @@ import RefrainArt
 
 /// What the terminal can show, asked before curses takes it over.
 public enum GraphicsProbe {
+  /// What the kitty query found out.
+  public struct KittyAnswer: Sendable, Equatable {
+    /// Whether the terminal said OK to kitty's query: it speaks the protocol.
+    public var kitty: Bool
+    /// Whether the query was sent and the device-attributes answer did not come in time:
+    /// the answers may still arrive, as input (see ``LateAnswerFilter``).
+    public var answersOwed: Bool
+
+    /// Nothing asked, nothing owed.
+    public static let none = KittyAnswer(kitty: false, answersOwed: false)
+  }
+
   /// Whether the terminal answers kitty's graphics query.
   ///
   /// Sends the query and then a primary device-attributes request, which every terminal
@@ -11,15 +23,23 @@ public enum GraphicsProbe {
   public static func kittyAnswers(
     input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeout: Double = 0.2
   ) -> Bool {
-    guard isatty(input) != 0, isatty(output) != 0 else { return false }
+    askKitty(input: input, output: output, timeout: timeout).kitty
+  }
+
+  /// Sends kitty's query, like ``kittyAnswers(input:output:timeout:)``, and says too whether
+  /// the terminal still owes its answers.
+  public static func askKitty(
+    input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeout: Double = 0.2
+  ) -> KittyAnswer {
+    guard isatty(input) != 0, isatty(output) != 0 else { return .none }
     var saved = termios()
-    guard tcgetattr(input, &saved) == 0 else { return false }
+    guard tcgetattr(input, &saved) == 0 else { return .none }
     var raw = saved
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
+    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return .none }
     defer { tcsetattr(input, TCSANOW, &saved) }
     let query = Array((KittyGraphics.query() + "\u{1B}[c").utf8)
-    guard writeAll(query, to: output) else { return false }
+    guard writeAll(query, to: output) else { return .none }
     var answer: [UInt8] = []
     let deadline = monotonicSeconds() + timeout
     while !containsDeviceAttributes(answer) {
@@ -33,7 +53,8 @@ public enum GraphicsProbe {
       answer += chunk[0..<count]
       if answer.count > 4096 { break }
     }
-    return KittyGraphics.parseReply(answer)?.isOK == true
+    let kitty = KittyGraphics.parseReply(answer)?.isOK == true
+    return KittyAnswer(kitty: kitty, answersOwed: !containsDeviceAttributes(answer))
   }
 
   /// Whether tmux (the one this process runs in) passes escape sequences through to the

@@ -20,6 +20,9 @@ public final class Terminal {
   /// The kitty image number of each picture on screen, by key.
   private var kittyImages: [String: UInt32] = [:]
   private var nextKittyImage: UInt32 = 1
+  /// The start-up probe's answers still owed, taken out of the keys until `lateAnswersUntil`.
+  private var lateAnswers: LateAnswerFilter?
+  private var lateAnswersUntil: Double = 0
 
   /// Creates a terminal; nothing happens until ``start(colors:mouse:)``.
   public init() {}
@@ -80,7 +83,27 @@ public final class Terminal {
     while refrain_get_key(&value, &isFunction) != 0 {
       if let key = Self.key(value: value, isFunction: isFunction != 0) { keys.append(key) }
     }
+    guard var filter = lateAnswers else { return keys }
+    if Self.monotonicSeconds() > lateAnswersUntil {
+      lateAnswers = nil
+      return filter.flush() + keys
+    }
+    keys = filter.filter(keys)
+    lateAnswers = filter.isActive ? filter : nil
     return keys
+  }
+
+  /// Drops the start-up probe's answers from the keys for a few seconds: the probe stopped
+  /// waiting before the terminal answered (`kittyReply`: kitty's reply may come too).
+  public func expectLateAnswers(kittyReply: Bool, seconds: Double = 5) {
+    lateAnswers = LateAnswerFilter(owesDeviceAttributes: true, owesKittyReply: kittyReply)
+    lateAnswersUntil = Self.monotonicSeconds() + seconds
+  }
+
+  private static func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   /// Copies the changed rows of `grid` to the screen and updates the terminal, then sends
