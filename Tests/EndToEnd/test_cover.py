@@ -948,3 +948,26 @@ def test_answers_that_come_after_the_probe_gave_up_are_not_keys(pty_terminal):
     term.wait_text(UPPER_HALF, after=mark)
     assert term.images(mark) == [], "kitty's late OK does not switch to kitty graphics"
     assert term.quit() == 0, term.stderr()
+
+
+def test_an_iterm_terminal_gets_an_inline_image(pty_terminal):
+    """TERM_PROGRAM names a terminal with iTerm2 inline images: the cover goes as one
+    `OSC 1337 ; File=` image the size of the cover's cells, a PNG of the album's colours."""
+    term = pty_terminal(kitty=False)
+    term.env.update(TERM="xterm-256color", TERM_PROGRAM="iTerm.app")
+    term.start("--output", "null")
+    play_first_album(term)
+    mark = len(term.output)
+    term.keys("4")
+    end = term.wait_text("\x07", after=term.wait_text("\x1b]1337;File=", after=mark))
+    sequence = bytes(term.output[mark:end])
+    m = re.search(rb"\x1b\]1337;File=([^:]*):([A-Za-z0-9+/=]+)\x07", sequence)
+    assert m, sequence[-200:]
+    keys = dict(pair.split(b"=", 1) for pair in m.group(1).split(b";"))
+    assert keys[b"inline"] == b"1" and (keys[b"width"], keys[b"height"]) == (b"40", b"20"), keys
+    png = base64.b64decode(m.group(2))
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and int(keys[b"size"]) == len(png)
+    assert UPPER_HALF.encode() not in term.output[mark:], "half blocks as well as the image"
+    time.sleep(1.5)
+    assert b"1337;File" not in term.output[end:], "the image was sent again while playing"
+    assert term.quit() == 0, term.stderr()
