@@ -255,6 +255,29 @@ final class CoverLocatorTests: XCTestCase {
     XCTAssertEqual(script.calls, 1)
   }
 
+  func testADownloadThatDoesNotDecodeIsNotKeptAndIsFetchedAgain() async throws {
+    let folder = try TemporaryFolder()
+    let (_, jpeg) = try images(folder)
+    let cut = Data(jpeg.prefix(jpeg.count / 3))
+    let script = ScriptedFetch([.success(cut), .success(Data(jpeg))])
+    let locator = locator(folder) { try script.fetch($0) }
+    let request = CoverRequest(
+      albumKey: "cut", catalogCover: URL(string: "https://covers.invalid/cut.jpg"))
+    let box = CellSize(columns: 4, rows: 2)
+    do {
+      _ = try await locator.halfBlockCover(for: request, in: box, colors: .trueColor)
+      XCTFail("a third of a JPEG decoded")
+    } catch {
+      XCTAssertEqual(error, .truncated)
+    }
+    let cached = try FileManager.default.contentsOfDirectory(
+      atPath: folder.url.appendingPathComponent("cache").path)
+    XCTAssertEqual(cached, [], "the damaged download is not kept")
+    let cover = try await locator.halfBlockCover(for: request, in: box, colors: .trueColor)
+    XCTAssertEqual(cover.columns, 4)
+    XCTAssertEqual(script.calls, 2, "downloaded again")
+  }
+
   func testAFailedOrNonImageDownloadIsAnError() async throws {
     let folder = try TemporaryFolder()
     let script = ScriptedFetch([.failure(HTTPStatus(code: 404)), .success(Data("<html>".utf8))])

@@ -99,8 +99,16 @@ public final class CoverLocator: Sendable {
     let key = CoverCellCache.Key(albumKey: request.albumKey, box: box, colors: colors)
     if let cover = cells.cover(for: key) { return cover }
     let located = try await locate(request)
-    let cover = try HalfBlockCover(
-      decoding: located.data, in: box, limits: limits, background: background)
+    let cover: HalfBlockCover
+    do {
+      cover = try HalfBlockCover(
+        decoding: located.data, in: box, limits: limits, background: background)
+    } catch {
+      // A picture that does not decode is not kept: a damaged download is fetched again
+      // next time instead of being served from the cache.
+      if let file = located.cacheFile { try? FileManager.default.removeItem(at: file) }
+      throw error
+    }
     cells.insert(cover, for: key)
     return cover
   }
