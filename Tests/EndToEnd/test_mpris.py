@@ -163,11 +163,11 @@ def isolated_env(home: Path, base: dict) -> dict:
 class Player:
     """The full-screen Refrain in a private tmux server, on the test's bus."""
 
-    def __init__(self, binary: Path, home: Path, bus: Bus) -> None:
+    def __init__(self, binary: Path, home: Path, base_env: dict) -> None:
         self.binary = binary
         self.home = home
         self.tmux = ["tmux", "-L", f"refrain-mpris-{uuid.uuid4().hex[:12]}"]
-        self.env = isolated_env(home, bus.env)
+        self.env = isolated_env(home, base_env)
 
     def start(self) -> None:
         keys = ("XDG_", "REFRAIN_", "LANG", "TERM", "DBUS_SESSION_BUS_ADDRESS")
@@ -190,6 +190,10 @@ class Player:
                                text=True).stdout.strip()
         return int(shell)  # the pane runs `exec env … refrain`: the pane's process is Refrain
 
+    def screen(self) -> str:
+        return subprocess.run(self.tmux + ["capture-pane", "-p", "-t", "0"], capture_output=True,
+                              text=True).stdout
+
     def log(self) -> str:
         path = self.home / "state" / "refrain" / "refrain.log"
         return path.read_text() if path.exists() else ""
@@ -204,7 +208,7 @@ class Player:
 @pytest.fixture
 def player(refrain_bin, tmp_path, bus, song):
     """The full-screen player on the test's bus, playing `song`, then the plain sample."""
-    instance = Player(refrain_bin, tmp_path / "home", bus)
+    instance = Player(refrain_bin, tmp_path / "home", bus.env)
     instance.start()
     try:
         assert instance.ctl("queue", "add", str(song)).returncode == 0
@@ -441,3 +445,22 @@ def test_without_a_bus_the_player_runs_without_complaint(refrain_bin, song, tmp_
     log = (home / "state" / "refrain" / "refrain.log").read_text()
     lines = [line for line in log.splitlines() if "MPRIS" in line]
     assert len(lines) == 1 and "MPRIS off: no session bus" in lines[0], log
+
+
+def test_without_a_bus_the_full_screen_player_says_nothing(refrain_bin, song, tmp_path):
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=f"unix:path={tmp_path / 'no-such-bus'}")
+    instance = Player(refrain_bin, tmp_path / "home", env)
+    instance.start()
+    try:
+        assert instance.ctl("queue", "add", str(song)).returncode == 0
+        assert instance.ctl("play").returncode == 0
+        wait_for(lambda: instance.status()["state"] == "playing", "playback")
+        wait_for(lambda: "MPRIS" in instance.log(), "the log line")
+        screen = instance.screen()
+        assert "MPRIS" not in screen and "D-Bus" not in screen and "bus" not in screen.lower(), screen
+        lines = [line for line in instance.log().splitlines() if "MPRIS" in line]
+        assert len(lines) == 1 and "MPRIS off: no session bus" in lines[0], lines
+        err = (tmp_path / "home" / "err.log").read_text()
+        assert err == "", err
+    finally:
+        instance.stop()
