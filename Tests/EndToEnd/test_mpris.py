@@ -464,3 +464,22 @@ def test_without_a_bus_the_full_screen_player_says_nothing(refrain_bin, song, tm
         assert err == "", err
     finally:
         instance.stop()
+
+
+def test_desktop_mpris_false_keeps_refrain_off_the_bus(refrain_bin, bus, song, tmp_path):
+    home = tmp_path / "home"
+    config = home / "config" / "refrain" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[desktop]\nmpris = false\n")
+    proc = play_headless(refrain_bin, home, bus.env, "--duration", "2", str(song))
+    try:
+        time.sleep(1.0)
+        assert proc.poll() is None, proc.stderr.read()
+        assert not any(name.startswith(BUS_NAME) for name in bus.names())
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    log = home / "state" / "refrain" / "refrain.log"
+    assert not log.exists() or "MPRIS" not in log.read_text()
