@@ -483,3 +483,20 @@ def test_desktop_mpris_false_keeps_refrain_off_the_bus(refrain_bin, bus, song, t
             proc.wait()
     log = home / "state" / "refrain" / "refrain.log"
     assert not log.exists() or "MPRIS" not in log.read_text()
+
+
+def test_the_bus_going_away_leaves_the_player_playing(refrain_bin, bus, song, tmp_path):
+    home = tmp_path / "home"
+    proc = play_headless(refrain_bin, home, bus.env, "--duration", "3", "--events", str(song))
+    try:
+        wait_for(lambda: BUS_NAME in bus.names(), "Refrain on the bus")
+        bus.close()
+        log = home / "state" / "refrain" / "refrain.log"
+        wait_for(lambda: log.exists() and "MPRIS off: the session bus went away" in log.read_text(), "the log line")
+        out, err = proc.communicate(timeout=15)
+        assert proc.returncode == 0 and err == "", err
+        assert [json.loads(line)["event"] for line in out.splitlines()][-1] == "end"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
