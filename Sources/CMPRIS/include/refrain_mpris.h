@@ -1,6 +1,8 @@
 #ifndef REFRAIN_MPRIS_H
 #define REFRAIN_MPRIS_H
-// MPRIS 2 over GDBus, behind a narrow table of calls (after cmus's op.h).
+// MPRIS 2 over GDBus, behind a narrow table of calls (after cmus's op.h). The parts:
+// thread.c (the D-Bus thread), object.c (the exported object), snapshot.c (what the player's
+// thread sets, and the requests it takes).
 //
 // The server owns one thread with its own GMainContext: it connects to the session bus,
 // owns the bus name, exports /org/mpris/MediaPlayer2 and answers every Get from a snapshot
@@ -65,9 +67,17 @@ typedef struct refrain_mpris_request {
 } refrain_mpris_request;
 
 /// PlaybackStatus.
-enum refrain_mpris_status { REFRAIN_MPRIS_STOPPED = 0, REFRAIN_MPRIS_PLAYING = 1, REFRAIN_MPRIS_PAUSED = 2 };
+enum refrain_mpris_status {
+  REFRAIN_MPRIS_STOPPED = 0,
+  REFRAIN_MPRIS_PLAYING = 1,
+  REFRAIN_MPRIS_PAUSED = 2,
+};
 /// LoopStatus.
-enum refrain_mpris_loop { REFRAIN_MPRIS_LOOP_NONE = 0, REFRAIN_MPRIS_LOOP_TRACK = 1, REFRAIN_MPRIS_LOOP_PLAYLIST = 2 };
+enum refrain_mpris_loop {
+  REFRAIN_MPRIS_LOOP_NONE = 0,
+  REFRAIN_MPRIS_LOOP_TRACK = 1,
+  REFRAIN_MPRIS_LOOP_PLAYLIST = 2,
+};
 
 /// The Player properties other than Metadata and Position (the flags are 0 or 1).
 typedef struct refrain_mpris_player {
