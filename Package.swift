@@ -21,6 +21,9 @@ let package = Package(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
     // GLib's checksums: MD5 for Last.fm's request signatures (comes with libpulse-dev).
     .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+    // GIO's D-Bus for MPRIS, and the thin C target that owns the D-Bus thread (CMPRIS).
+    .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+    .target(name: "CMPRIS", dependencies: ["CGio"], path: "Sources/CMPRIS"),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -52,6 +55,8 @@ let package = Package(
     .target(
       name: "RefrainTUI",
       dependencies: ["RefrainCore", "RefrainSession", "RefrainArt", "CNcursesw", "CTUIShims"]),
+    // The desktop front ends of the session: MPRIS 2 on the session bus.
+    .target(name: "RefrainDesktop", dependencies: ["RefrainCore", "RefrainSession", "CMPRIS"]),
     .target(
       name: "RefrainConfig",
       dependencies: [
@@ -63,7 +68,7 @@ let package = Package(
       name: "refrain",
       dependencies: [
         "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
-        "RefrainConfig", "RefrainArt",
+        "RefrainConfig", "RefrainArt", "RefrainDesktop",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ]
@@ -95,6 +100,9 @@ let package = Package(
       name: "RefrainSessionTests",
       dependencies: ["RefrainSession", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(name: "RefrainArtTests", dependencies: ["RefrainArt", "RefrainCore"]),
+    .testTarget(
+      name: "RefrainDesktopTests",
+      dependencies: ["RefrainDesktop", "RefrainSession", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],

@@ -1,6 +1,7 @@
 import Foundation
 import RefrainAudio
 import RefrainCore
+import RefrainDesktop
 import RefrainSession
 
 /// Runs `refrain play`: a front end over one ``Session``, with one `poll()` loop over the
@@ -17,6 +18,8 @@ final class HeadlessSession {
     var volume: Int
     var events: Bool
     var lyricsPath: String?
+    /// Whether to offer playback over MPRIS (`desktop.mpris`).
+    var mpris = false
   }
 
   private static let positionInterval = 0.2
@@ -33,6 +36,7 @@ final class HeadlessSession {
   private var stdinBuffer = [UInt8]()
   private var done = false
   private let loop = PollLoop()
+  private var mpris: MPRISServer?
 
   private var playback: PlaybackPresenter { session.playback }
 
@@ -67,6 +71,13 @@ final class HeadlessSession {
       { [unowned self] in
         stdinOpen ? [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)] : []
       }, handler: { [unowned self] _ in readCommands() })
+    mpris = DesktopFrontEnds.startMPRIS(
+      enabled: options.mpris, session: session, environment: ProcessInfo.processInfo.environment,
+      onQuit: { [unowned self] in
+        playback.stop()
+        done = true
+      })
+    if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
   }
 
   /// Plays everything and returns how many tracks could not be played.
@@ -76,7 +87,9 @@ final class HeadlessSession {
     while !done {
       guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
       tick()
+      mpris?.refresh()
     }
+    mpris?.stop()
     engine.shutdown()
     return failures
   }
@@ -85,7 +98,8 @@ final class HeadlessSession {
 
   private func timeoutMilliseconds() -> Int32 {
     guard playback.state == .playing else {
-      return stdinOpen || playback.state == .loading ? -1 : 200
+      // Paused or stopped, only stdin or MPRIS can move it on: sleep until they speak.
+      return stdinOpen || mpris?.isRunning == true || playback.state == .loading ? -1 : 200
     }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
     if let change = playback.nextLyricChange(), let delay = engine.delay(untilPosition: change) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RefrainAudio
 import RefrainConfig
 import RefrainCore
@@ -44,6 +45,7 @@ struct PlayCommand: ParsableCommand {
   }
 
   func run() throws {
+    let environment = ProcessInfo.processInfo.environment
     let audioOutput: any AudioOutput
     switch output {
     case .pulse:
@@ -53,7 +55,6 @@ struct PlayCommand: ParsableCommand {
         Self.fail("\(error)", events: events)
         throw ExitCode(3)
       }
-      let environment = ProcessInfo.processInfo.environment
       audioOutput = PulseOutput(
         bufferTarget: RefrainConfiguration().bufferTarget(environment: environment))
     case .null:
@@ -61,12 +62,16 @@ struct PlayCommand: ParsableCommand {
     case .wav(let path):
       audioOutput = WavOutput(path: path)
     }
+    RefrainLogging.bootstrap(environment: environment)
+    let loaded = RefrainConfiguration.load(environment: environment)
+    let logger = Logger(label: "refrain.play")
+    for problem in loaded.problems { logger.warning("\(problem.description)") }
     let tracks = items.map(Track.init(argument:))
     let session = HeadlessSession(
       tracks: tracks, output: audioOutput,
       options: .init(
         start: start, duration: duration, volume: volume, events: events,
-        lyricsPath: lyrics))
+        lyricsPath: lyrics, mpris: loaded.configuration.mpris))
     let failures = session.run()
     if failures > 0 { throw ExitCode(1) }
   }

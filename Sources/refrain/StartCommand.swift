@@ -5,6 +5,7 @@ import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainDesktop
 import RefrainSession
 import RefrainTUI
 
@@ -100,9 +101,14 @@ struct StartCommand: ParsableCommand {
     app.restoreSession()
     let loop = MainLoop(app: app, player: engine)
     loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
+    let mpris = DesktopFrontEnds.startMPRIS(
+      enabled: config.mpris, session: session, environment: environment,
+      onQuit: { app.handle(remote: .quit) })
+    if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
     var lastSave = ProcessInfo.processInfo.systemUptime
     loop.onIteration = {
       control.notifyWatchers(app: app)
+      mpris?.refresh()
       // While playing, save the session every 10 s so a crash loses little.
       let now = ProcessInfo.processInfo.systemUptime
       if presenter.state == .playing, now - lastSave >= 10 {
@@ -116,6 +122,7 @@ struct StartCommand: ParsableCommand {
     // The screen is gone: waiting here for the edits still being stored, then the save, is
     // what keeps them.
     app.saveSessionAndWait()
+    mpris?.stop()
     presenter.stop()
     engine.shutdown()
   }

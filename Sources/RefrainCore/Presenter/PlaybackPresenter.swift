@@ -37,6 +37,9 @@ public final class PlaybackPresenter {
   public internal(set) var warning: String?
   /// Every track skipped since the queue was last replaced, oldest first.
   public internal(set) var skipped: [SkippedTrack] = []
+  /// How many seeks were asked of the player so far, from any source (keys, a lyric line,
+  /// `ctl`, MPRIS, `previous` restarting a track): front ends compare it to announce seeks.
+  public internal(set) var seekCount = 0
 
   /// The player this presenter owns.
   let player: any AudioPlayer
@@ -251,6 +254,7 @@ public final class PlaybackPresenter {
     var target = max(seconds, 0)
     if let duration { target = min(target, duration) }
     player.seek(to: target)
+    seekCount += 1
     lyrics?.reset()
   }
 

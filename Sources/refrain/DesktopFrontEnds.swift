@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import RefrainArt
+import RefrainCatalog
+import RefrainCore
+import RefrainDesktop
+import RefrainSession
+import RefrainTUI
+
+/// Wires the desktop front ends (MPRIS) into a session: the details look-up (tags, and the
+/// cover in the same cache the full-screen player fills) and the log.
+enum DesktopFrontEnds {
+  /// Starts MPRIS for `session` when `desktop.mpris` is on; `onQuit` is what `Quit` does.
+  ///
+  /// With no session bus the server logs one line and stays out of the way.
+  static func startMPRIS(
+    enabled: Bool, session: Session, environment: [String: String],
+    onQuit: @escaping () -> Void
+  ) -> MPRISServer? {
+    guard enabled else { return nil }
+    let logger = Logger(label: "refrain.mpris")
+    return MPRISServer.start(
+      session: session, details: detailsLookup(environment: environment),
+      log: { logger.info("\($0)") }, onQuit: onQuit)
+  }
+
+  /// Reads a local file's tags and finds the track's cover, as the Player pane does (the same
+  /// request, so the same file in `$XDG_CACHE_HOME/refrain/covers`).
+  static func detailsLookup(environment: [String: String]) -> TrackDetailsLookup {
+    let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
+    let cache = CoverDiskCache(
+      directory: CoverDiskCache.defaultDirectory(environment: environment, home: home))
+    let locator = CoverLocator(cache: cache, fetch: CoverFetching.download)
+    return { track in
+      var details = TrackDetails()
+      if track.location.isFileURL,
+        let tags = try? ID3TagReader().readTags(atPath: track.location.path)
+      {
+        details.title = tags.title
+        details.artist = tags.artist
+        details.album = tags.album
+        details.albumArtist = tags.albumArtist
+      }
+      details.coverFile = try? await locator.locate(LocatedCovers.request(for: track)).cacheFile
+      return details
+    }
+  }
+}
