@@ -81,6 +81,11 @@ struct StartCommand: ParsableCommand {
       lyricsLoader: LyricsLoading.makeLoader(
         environment: environment, configuration: config, library: library))
     let presenter = session.playback
+    // Scrobbling: a front end of the session, on when a service's credentials are complete.
+    let scrobbling = library.flatMap {
+      ScrobbleSetup(configuration: config, environment: environment)
+        .attach(to: session, store: $0, environment: environment)
+    }
     let app = App(
       AppDependencies(
         session: session, provider: catalog, library: library, keyMap: config.keyMap(),
@@ -103,6 +108,7 @@ struct StartCommand: ParsableCommand {
     var lastSave = ProcessInfo.processInfo.systemUptime
     loop.onIteration = {
       control.notifyWatchers(app: app)
+      scrobbling?.scrobbler.sample()
       // While playing, save the session every 10 s so a crash loses little.
       let now = ProcessInfo.processInfo.systemUptime
       if presenter.state == .playing, now - lastSave >= 10 {
@@ -116,6 +122,9 @@ struct StartCommand: ParsableCommand {
     // The screen is gone: waiting here for the edits still being stored, then the save, is
     // what keeps them.
     app.saveSessionAndWait()
+    // A listen just counted is written before the process ends; sending can wait for the
+    // next run (the queue is in the library).
+    scrobbling?.finish()
     presenter.stop()
     engine.shutdown()
   }

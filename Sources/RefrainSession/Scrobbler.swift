@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+import RefrainCore
+
+/// The session's scrobbling front end: it follows the session's player events and samples
+/// its audible position, and hands each listen to the library's offline queue.
+///
+/// - A track that may count (``Listen/counts(track:duration:)``) is announced to the
+///   services when it starts (``ScrobbleOutbox/announce(_:)``).
+/// - ``sample()`` is called by the front end's loop after every wake-up (about once a second
+///   while playing); the ``ListenCounter`` adds only the audible time between samples.
+/// - A listen is written to the library (``LibraryPort/enqueueListen(_:services:)``) on
+///   ``BackgroundExecutor``, never on the loop's thread, each write after the one before;
+///   then the outbox is told, and its send loop sends what is due.
+/// - It reads the wall clock only through `now` (the listen's `listened_at`).
+public final class Scrobbler {
+  private var counter = ListenCounter()
+  // Strong: the session holds only a weak reference back (its observer), so no cycle.
+  private let session: Session
+  private let services: [ScrobbleService]
+  private let library: any LibraryPort
+  private let outbox: any ScrobbleOutbox
+  private let now: () -> Date
+  private let log: @Sendable (String) -> Void
+  private let writes = DispatchGroup()
+  private var lastWrite: Task<Void, Never>?
+
+  /// Follows `session` and queues its listens for `services` in `library`.
+  ///
+  /// - Parameters:
+  ///   - outbox: The sender: told of each start and each queued listen.
+  ///   - now: The wall clock; tests pass a fixed one.
+  ///   - log: Where a listen that could not be queued is reported.
+  public init(
+    session: Session, services: [ScrobbleService], library: any LibraryPort,
+    outbox: any ScrobbleOutbox, now: @escaping () -> Date = { Date() },
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
+    self.session = session
+    self.services = services
+    self.library = library
+    self.outbox = outbox
+    self.now = now
+    self.log = log
+    session.subscribe { [weak self] event in self?.handle(event) }
+  }
+
+  /// The audible seconds counted for the current play.
+  public var playedSeconds: Double { counter.playedSeconds }
+
+  /// Takes one sample of the session's audible position; queues the listen when this sample
+  /// crosses the threshold. Call it after every wake-up of the front end's loop.
+  public func sample() {
+    if let listen = counter.sample(session.playback.snapshot) { enqueue(listen) }
+  }
+
+  /// Waits until every listen handed to the library so far is written, at most `seconds`;
+  /// `true` when they all are. For a front end that is about to exit.
+  @discardableResult
+  public func waitForQueuedListens(seconds: Double) -> Bool {
+    writes.wait(timeout: .now() + seconds) == .success
+  }
+
+  private func handle(_ event: SessionEvent) {
+    guard case .player(let playerEvent) = event else { return }
+    if case .trackEnded = playerEvent { sample() }  // the last second before the end
+    if let nowPlaying = counter.handle(playerEvent, at: now()) {
+      if Self.isSubmittable(nowPlaying.track) { outbox.announce(nowPlaying) }
+    }
+  }
+
+  private func enqueue(_ listen: Listen) {
+    guard Self.isSubmittable(listen.track) else {
+      log("listen not queued: \(listen.track.displayName) has no artist or title in its tags")
+      return
+    }
+    let (library, services, outbox, log) = (library, services, outbox, log)
+    let previous = lastWrite
+    let writes = writes
+    writes.enter()
+    lastWrite = Task.detached(executorPreference: BackgroundExecutor.shared) {
+      await previous?.value
+      defer { writes.leave() }
+      do {
+        try library.enqueueListen(listen, services: services)
+      } catch {
+        log("could not queue the listen of \(listen.track.title): \(error)")
+        return
+      }
+      outbox.listensQueued()
+    }
+  }
+
+  /// Whether the services can take a listen of `track`: both need an artist and a title.
+  static func isSubmittable(_ track: Track) -> Bool {
+    let artist = (track.artist ?? "").trimmingCharacters(in: .whitespaces)
+    return !artist.isEmpty && !track.title.trimmingCharacters(in: .whitespaces).isEmpty
+  }
+}
