@@ -319,3 +319,44 @@ def test_lastfm_login_stores_the_session_key_for_the_user_only(refrain, lastfm):
     fm = next(s for s in status["services"] if s["name"] == "lastfm")
     assert fm["enabled"] and "tester" in fm["detail"]
     assert SESSION_KEY not in json.dumps(status)
+
+
+# ---------------------------------------------------------------- the full-screen player
+
+def test_the_full_screen_player_scrobbles_a_local_track(refrain_bin, tmp_path, song, listenbrainz):
+    from test_tui import TUI  # the tmux driver of test_tui.py
+
+    music = tmp_path / "music"
+    music.mkdir()
+    (music / "song.mp3").write_bytes(song.read_bytes())
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "scrobble")
+    try:
+        config = Path(tui.env["XDG_CONFIG_HOME"]) / "refrain"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "config.toml").write_text(f'[scrobble]\nlistenbrainz_token = "{TOKEN}"\n')
+        tui.env["REFRAIN_LISTENBRAINZ_URL"] = listenbrainz.url
+        scan = subprocess.run([str(refrain_bin), "scan", str(music)], env=tui.run_env(),
+                              capture_output=True, text=True, timeout=30)
+        assert scan.returncode == 0, scan.stderr
+
+        tui.start("--provider", "local", "--output", "null")
+        tui.wait_for(lambda s: "1 Home" in s, "the UI", timeout=15)
+        tui.keys("/")
+        tui.type("Test Song")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: "Test Song" in (tui.selected_row() or ""), "the track selected")
+        tui.keys("Enter")
+        started = time.monotonic()
+        started_wall = time.time()
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Test Song"), "the track playing")
+
+        now_playing = listenbrainz.wait_for(lb_type("playing_now"), 5, "playing_now")
+        assert now_playing["mono"] - started < 3
+        listen = listenbrainz.wait_for(lb_type("single"), THRESHOLD + 8, "the listen")
+        heard = listen["mono"] - started
+        assert THRESHOLD - 0.5 <= heard <= THRESHOLD + 4, f"the listen was sent {heard:.1f} s after Enter"
+        assert abs(lb_json(listen)["payload"][0]["listened_at"] - started_wall) <= 2
+        tui.quit()
+        assert len([r for r in listenbrainz.snapshot() if lb_type("single")(r)]) == 1
+    finally:
+        tui.close()

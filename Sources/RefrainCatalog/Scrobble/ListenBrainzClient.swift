@@ -82,7 +82,8 @@ public struct ListenBrainzClient: ScrobbleClient {
       throw .rejected(service: service, detail: Self.errorText(response))
     default:
       throw .failed(
-        service: service, detail: NetworkError.httpStatus(code: response.status, body: "")
+        service: service,
+        detail: NetworkError.httpStatus(code: response.status, body: "")
           .description)
     }
   }
