@@ -24,6 +24,7 @@ public final class Scrobbler {
   private let log: @Sendable (String) -> Void
   private let writes = DispatchGroup()
   private var lastWrite: Task<Void, Never>?
+  private var pendingAnnouncement: NowPlaying?
 
   /// Follows `session` and queues its listens for `services` in `library`.
   ///
@@ -51,6 +52,7 @@ public final class Scrobbler {
   /// Takes one sample of the session's audible position; queues the listen when this sample
   /// crosses the threshold. Call it after every wake-up of the front end's loop.
   public func sample() {
+    announceIfPlaying()
     if let listen = counter.sample(session.playback.snapshot) { enqueue(listen) }
   }
 
@@ -64,9 +66,23 @@ public final class Scrobbler {
   private func handle(_ event: SessionEvent) {
     guard case .player(let playerEvent) = event else { return }
     if case .trackEnded = playerEvent { sample() }  // the last second before the end
-    if let nowPlaying = counter.handle(playerEvent, at: now()) {
-      if Self.isSubmittable(nowPlaying.track) { outbox.announce(nowPlaying) }
+    if case .started = playerEvent { pendingAnnouncement = nil }
+    if let nowPlaying = counter.handle(playerEvent, at: now()),
+      Self.isSubmittable(nowPlaying.track)
+    {
+      pendingAnnouncement = nowPlaying
+      announceIfPlaying()
     }
+  }
+
+  /// Announces the track that started once it plays: a session restored paused announces
+  /// nothing until the user presses play.
+  private func announceIfPlaying() {
+    guard let nowPlaying = pendingAnnouncement, session.playback.state == .playing,
+      nowPlaying.track.isSameEntry(as: session.playback.queue.current)
+    else { return }
+    pendingAnnouncement = nil
+    outbox.announce(nowPlaying)
   }
 
   private func enqueue(_ listen: Listen) {

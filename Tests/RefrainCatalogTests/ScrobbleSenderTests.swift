@@ -117,5 +117,21 @@ final class ScrobbleSenderTests: XCTestCase {
     XCTAssertEqual(client.sentBatches.map { $0.map(\.title) }, [["a"]])
     // The Last.fm row waits for a Last.fm client; it is not this sender's.
     XCTAssertEqual(try store.scrobbleQueueSummary().map(\.pending), [1, 0])
+    XCTAssertFalse(sender.isRetryScheduled, "nothing waits for this sender: no timer")
+  }
+
+  func testAFailedBackgroundSendLeavesOneRetryTimer() throws {
+    let store = try LibraryTestSupport.makeStore(self)
+    let client = FakeScrobbleClient(
+      .listenBrainz, failures: [.failed(service: .listenBrainz, detail: "down")])
+    let sender = ScrobbleSender(store: store, clients: [client], lockFile: nil)
+    XCTAssertFalse(sender.isRetryScheduled)
+    try store.enqueueListen(listen("a", at: 0), services: [.listenBrainz])
+    sender.listensQueued()
+    let deadline = Date().addingTimeInterval(5)
+    while !sender.isRetryScheduled, Date() < deadline { usleep(10_000) }
+    XCTAssertTrue(sender.waitUntilIdle(seconds: 5))
+    XCTAssertTrue(sender.isRetryScheduled, "the failed listen is due again later")
+    XCTAssertTrue(client.sentBatches.isEmpty)
   }
 }

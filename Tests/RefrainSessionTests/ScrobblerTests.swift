@@ -69,6 +69,27 @@ final class ScrobblerTests: XCTestCase {
     XCTAssertEqual(outbox.queuedCount, 1)
   }
 
+  func testATrackStartedPausedIsAnnouncedWhenItPlays() {
+    let player = FakePlayer()
+    let library = MemoryLibrary()
+    let outbox = RecordingOutbox()
+    let session = Session(
+      player: player, library: library, lyricsLoader: { _ in .notFound(reasons: []) })
+    let scrobbler = Scrobbler(
+      session: session, services: [.listenBrainz], library: library, outbox: outbox)
+    let song = track()
+    session.playback.restore([song], startAt: 0, position: 0)
+    player.emit(.started(song, duration: 60))
+    session.handlePlayerEvents(player.drainEvents())
+    scrobbler.sample()
+    XCTAssertTrue(outbox.nowPlaying.isEmpty, "restored paused: not playing yet")
+    _ = session.execute(.play)
+    scrobbler.sample()
+    XCTAssertEqual(outbox.nowPlaying.count, 1)
+    scrobbler.sample()
+    XCTAssertEqual(outbox.nowPlaying.count, 1, "announced once")
+  }
+
   func testPausedTimeAndSeeksDoNotCount() {
     let (session, player, scrobbler, library, _) = playing(track())
     play(player, scrobbler, from: 0, to: 20)

@@ -100,6 +100,9 @@ public final class ScrobbleSender: ScrobbleOutbox, @unchecked Sendable {
     return await sendRound(ignoringBackoff: true)
   }
 
+  /// Whether a retry timer is set (something waits for a later time).
+  var isRetryScheduled: Bool { condition.withLock { timer != nil } }
+
   /// Waits until no background round runs, at most `seconds`; `true` when idle.
   @discardableResult
   public func waitUntilIdle(seconds: Double) -> Bool {
