@@ -25,6 +25,7 @@ public final class Scrobbler {
   private let writes = DispatchGroup()
   private var lastWrite: Task<Void, Never>?
   private var pendingAnnouncement: NowPlaying?
+  private let describe: @Sendable (Track) -> Track
 
   /// Follows `session` and queues its listens for `services` in `library`.
   ///
@@ -32,11 +33,15 @@ public final class Scrobbler {
   ///   - outbox: The sender: told of each start and each queued listen.
   ///   - now: The wall clock; tests pass a fixed one.
   ///   - log: Where a listen that could not be queued is reported.
+  ///   - describe: Fills in what the services need and a track lacks (a file given by path
+  ///     has no artist: its tags have one); runs on a background thread.
   public init(
     session: Session, services: [ScrobbleService], library: any LibraryPort,
     outbox: any ScrobbleOutbox, now: @escaping () -> Date = { Date() },
-    log: @escaping @Sendable (String) -> Void = { _ in }
+    log: @escaping @Sendable (String) -> Void = { _ in },
+    describe: @escaping @Sendable (Track) -> Track = { $0 }
   ) {
+    self.describe = describe
     self.session = session
     self.services = services
     self.library = library
@@ -56,10 +61,11 @@ public final class Scrobbler {
     if let listen = counter.sample(session.playback.snapshot) { enqueue(listen) }
   }
 
-  /// Waits until every listen handed to the library so far is written, at most `seconds`;
-  /// `true` when they all are. For a front end that is about to exit.
+  /// Waits until every listen handed to the library so far is written and every
+  /// announcement handed to the outbox, at most `seconds`; `true` when they all are. For a
+  /// front end that is about to exit, and for tests.
   @discardableResult
-  public func waitForQueuedListens(seconds: Double) -> Bool {
+  public func waitForHandOffs(seconds: Double) -> Bool {
     writes.wait(timeout: .now() + seconds) == .success
   }
 
@@ -67,9 +73,7 @@ public final class Scrobbler {
     guard case .player(let playerEvent) = event else { return }
     if case .trackEnded = playerEvent { sample() }  // the last second before the end
     if case .started = playerEvent { pendingAnnouncement = nil }
-    if let nowPlaying = counter.handle(playerEvent, at: now()),
-      Self.isSubmittable(nowPlaying.track)
-    {
+    if let nowPlaying = counter.handle(playerEvent, at: now()) {
       pendingAnnouncement = nowPlaying
       announceIfPlaying()
     }
@@ -82,21 +86,36 @@ public final class Scrobbler {
       nowPlaying.track.isSameEntry(as: session.playback.queue.current)
     else { return }
     pendingAnnouncement = nil
-    outbox.announce(nowPlaying)
+    let outbox = outbox
+    let describe = describe
+    let writes = writes
+    writes.enter()
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
+      defer { writes.leave() }
+      var described = nowPlaying
+      described.track = describe(nowPlaying.track)
+      if isSubmittable(described.track) { outbox.announce(described) }
+    }
   }
 
   private func enqueue(_ listen: Listen) {
-    guard Self.isSubmittable(listen.track) else {
-      log("listen not queued: \(listen.track.displayName) has no artist or title in its tags")
-      return
-    }
-    let (library, services, outbox, log) = (library, services, outbox, log)
+    let library = library
+    let services = services
+    let outbox = outbox
+    let log = log
+    let describe = describe
     let previous = lastWrite
     let writes = writes
     writes.enter()
     lastWrite = Task.detached(executorPreference: BackgroundExecutor.shared) {
       await previous?.value
       defer { writes.leave() }
+      var listen = listen
+      listen.track = describe(listen.track)
+      guard isSubmittable(listen.track) else {
+        log("listen not queued: \(listen.track.displayName) has no artist or title in its tags")
+        return
+      }
       do {
         try library.enqueueListen(listen, services: services)
       } catch {
@@ -106,10 +125,10 @@ public final class Scrobbler {
       outbox.listensQueued()
     }
   }
+}
 
-  /// Whether the services can take a listen of `track`: both need an artist and a title.
-  static func isSubmittable(_ track: Track) -> Bool {
-    let artist = (track.artist ?? "").trimmingCharacters(in: .whitespaces)
-    return !artist.isEmpty && !track.title.trimmingCharacters(in: .whitespaces).isEmpty
-  }
+/// Whether the services can take a listen of `track`: both need an artist and a title.
+func isSubmittable(_ track: Track) -> Bool {
+  let artist = (track.artist ?? "").trimmingCharacters(in: .whitespaces)
+  return !artist.isEmpty && !track.title.trimmingCharacters(in: .whitespaces).isEmpty
 }

@@ -63,8 +63,8 @@ struct PlayCommand: ParsableCommand {
     case .wav(let path):
       audioOutput = WavOutput(path: path)
     }
-    var tracks = items.map(Track.init(argument:))
-    let scrobble = scrobbling(tracks: &tracks)
+    let tracks = items.map(Track.init(argument:))
+    let scrobble = scrobbling()
     let session = HeadlessSession(
       tracks: tracks, output: audioOutput,
       options: .init(
@@ -76,9 +76,8 @@ struct PlayCommand: ParsableCommand {
   }
 
   /// Scrobbling for this run, when config.toml turns a service on: the library opened for
-  /// its queue, the log set up, and local files' tags read (the services need an artist and a
-  /// title). `nil` when no service is on.
-  private func scrobbling(tracks: inout [Track]) -> ((Session) -> ScrobbleAttachment?)? {
+  /// its queue and the log set up. `nil` when no service is on.
+  private func scrobbling() -> ((Session) -> ScrobbleAttachment?)? {
     let environment = ProcessInfo.processInfo.environment
     let setup = ScrobbleSetup(
       configuration: RefrainConfiguration.load(environment: environment).configuration,
@@ -93,20 +92,7 @@ struct PlayCommand: ParsableCommand {
         Data("refrain: scrobbling is off for this run: the library: \(error)\n".utf8))
       return nil
     }
-    tracks = tracks.map(Self.withTags)
     return { session in setup.attach(to: session, store: store, environment: environment) }
-  }
-
-  /// `track` with the title, artist and album of its ID3 tags, for a local file that has them.
-  static func withTags(_ track: Track) -> Track {
-    guard track.location.isFileURL,
-      let info = try? ID3TagReader().readTags(atPath: track.location.path)
-    else { return track }
-    var tagged = track
-    if let title = info.title, !title.isEmpty { tagged.title = title }
-    tagged.artist = info.artist ?? track.artist
-    tagged.album = info.album ?? track.album
-    return tagged
   }
 
   /// Reports an error as one line on stderr, and as an `error` event with `--events`.

@@ -90,9 +90,24 @@ struct ScrobbleSetup {
     let logger = Logger(label: "refrain.scrobble")
     let scrobbler = Scrobbler(
       session: session, services: services, library: store, outbox: sender,
-      log: { logger.warning("\($0)") })
+      log: { logger.warning("\($0)") }, describe: Self.withTags)
     sender.start()
     return ScrobbleAttachment(scrobbler: scrobbler, sender: sender)
+  }
+}
+
+extension ScrobbleSetup {
+  /// `track` with the title, artist and album of its ID3 tags, for a local file without an
+  /// artist (given by path: `refrain play FILE`, `refrain ctl queue add FILE`).
+  static func withTags(_ track: Track) -> Track {
+    guard track.artist == nil, track.location.isFileURL,
+      let info = try? ID3TagReader().readTags(atPath: track.location.path)
+    else { return track }
+    var tagged = track
+    if let title = info.title, !title.isEmpty { tagged.title = title }
+    tagged.artist = info.artist
+    tagged.album = info.album ?? track.album
+    return tagged
   }
 }
 
@@ -106,7 +121,7 @@ struct ScrobbleAttachment {
   /// Lets a listen just counted reach the library before the process ends (at most 5 s),
   /// and a send under way finish (at most 3 s). Anything not sent yet stays queued.
   func finish() {
-    scrobbler.waitForQueuedListens(seconds: 5)
+    scrobbler.waitForHandOffs(seconds: 5)
     sender.waitUntilIdle(seconds: 3)
   }
 }

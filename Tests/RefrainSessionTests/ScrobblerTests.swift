@@ -59,12 +59,13 @@ final class ScrobblerTests: XCTestCase {
 
   func testStartIsAnnouncedAndTheListenQueuedAtHalfWithTheStartTime() {
     let (_, player, scrobbler, library, outbox) = playing(track())
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertEqual(outbox.nowPlaying.map(\.startedAt), [wallClock])
     play(player, scrobbler, from: 0, to: 29)
-    XCTAssertTrue(scrobbler.waitForQueuedListens(seconds: 5))
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertTrue(library.queuedListens.isEmpty, "29 s of 60 is not a listen")
     play(player, scrobbler, from: 30, to: 40)
-    XCTAssertTrue(scrobbler.waitForQueuedListens(seconds: 5))
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertEqual(library.queuedListens.map(\.listenedAt), [wallClock])
     XCTAssertEqual(outbox.queuedCount, 1)
   }
@@ -82,12 +83,13 @@ final class ScrobblerTests: XCTestCase {
     player.emit(.started(song, duration: 60))
     session.handlePlayerEvents(player.drainEvents())
     scrobbler.sample()
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertTrue(outbox.nowPlaying.isEmpty, "restored paused: not playing yet")
     _ = session.execute(.play)
     scrobbler.sample()
-    XCTAssertEqual(outbox.nowPlaying.count, 1)
     scrobbler.sample()
-    XCTAssertEqual(outbox.nowPlaying.count, 1, "announced once")
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
+    XCTAssertEqual(outbox.nowPlaying.count, 1, "announced once it plays, and once")
   }
 
   func testPausedTimeAndSeeksDoNotCount() {
@@ -98,7 +100,7 @@ final class ScrobblerTests: XCTestCase {
     _ = session.execute(.seek(.absolute(55)))
     _ = session.execute(.play)
     play(player, scrobbler, from: 55, to: 60)
-    XCTAssertTrue(scrobbler.waitForQueuedListens(seconds: 5))
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertTrue(library.queuedListens.isEmpty, "25 s heard of 60")
   }
 
@@ -106,7 +108,7 @@ final class ScrobblerTests: XCTestCase {
     let (_, player, scrobbler, library, outbox) = playing(
       track(provider: "deezer"), duration: 30)
     play(player, scrobbler, from: 0, to: 30)
-    XCTAssertTrue(scrobbler.waitForQueuedListens(seconds: 5))
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertTrue(outbox.nowPlaying.isEmpty)
     XCTAssertTrue(library.queuedListens.isEmpty)
   }
@@ -114,15 +116,39 @@ final class ScrobblerTests: XCTestCase {
   func testDemoTrackIsNeverQueued() {
     let (_, player, scrobbler, library, outbox) = playing(track(provider: "demo"))
     play(player, scrobbler, from: 0, to: 60)
-    XCTAssertTrue(scrobbler.waitForQueuedListens(seconds: 5))
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertTrue(outbox.nowPlaying.isEmpty)
     XCTAssertTrue(library.queuedListens.isEmpty)
+  }
+
+  func testTrackWithoutArtistIsDescribedFromItsTagsFirst() {
+    let player = FakePlayer()
+    let library = MemoryLibrary()
+    let outbox = RecordingOutbox()
+    let session = Session(
+      player: player, library: library, lyricsLoader: { _ in .notFound(reasons: []) })
+    let scrobbler = Scrobbler(
+      session: session, services: [.listenBrainz], library: library, outbox: outbox,
+      describe: { track in
+        var tagged = track
+        tagged.artist = "From Tags"
+        return tagged
+      })
+    let bare = track(artist: nil)
+    session.playback.playSingle(bare)
+    player.setState(.playing)
+    player.emit(.started(bare, duration: 60))
+    session.handlePlayerEvents(player.drainEvents())
+    play(player, scrobbler, from: 0, to: 31)
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
+    XCTAssertEqual(outbox.nowPlaying.map(\.track.artist), ["From Tags"])
+    XCTAssertEqual(library.queuedListens.map(\.track.artist), ["From Tags"])
   }
 
   func testTrackWithoutArtistIsNotQueued() {
     let (_, player, scrobbler, library, outbox) = playing(track(artist: nil))
     play(player, scrobbler, from: 0, to: 60)
-    XCTAssertTrue(scrobbler.waitForQueuedListens(seconds: 5))
+    XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertTrue(outbox.nowPlaying.isEmpty)
     XCTAssertTrue(library.queuedListens.isEmpty)
   }
