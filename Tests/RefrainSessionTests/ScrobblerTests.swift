@@ -29,10 +29,10 @@ final class ScrobblerTests: XCTestCase {
       album: "Album", duration: 60, provider: provider)
   }
 
-  /// A session playing `track` (the player says it lasts `duration`), with a scrobbler.
-  private func playing(_ track: Track, duration: Double = 60)
-    -> (Session, FakePlayer, Scrobbler, MemoryLibrary, RecordingOutbox)
-  {
+  typealias Rig = (Session, FakePlayer, Scrobbler, MemoryLibrary, RecordingOutbox)
+
+  /// A session over a fake player, with a scrobbler whose clock reads `wallClock`.
+  private func rig(describe: @escaping @Sendable (Track) -> Track = { $0 }) -> Rig {
     let player = FakePlayer()
     let library = MemoryLibrary()
     let outbox = RecordingOutbox()
@@ -41,7 +41,16 @@ final class ScrobblerTests: XCTestCase {
     let clock = wallClock
     let scrobbler = Scrobbler(
       session: session, services: [.listenBrainz], library: library, outbox: outbox,
-      now: { clock })
+      now: { clock }, describe: describe)
+    return (session, player, scrobbler, library, outbox)
+  }
+
+  /// A session playing `track` (the player says it lasts `duration`), with a scrobbler.
+  private func playing(
+    _ track: Track, duration: Double = 60,
+    describe: @escaping @Sendable (Track) -> Track = { $0 }
+  ) -> Rig {
+    let (session, player, scrobbler, library, outbox) = rig(describe: describe)
     session.playback.playSingle(track)
     player.setState(.playing)
     player.emit(.started(track, duration: duration))
@@ -71,13 +80,7 @@ final class ScrobblerTests: XCTestCase {
   }
 
   func testATrackStartedPausedIsAnnouncedWhenItPlays() {
-    let player = FakePlayer()
-    let library = MemoryLibrary()
-    let outbox = RecordingOutbox()
-    let session = Session(
-      player: player, library: library, lyricsLoader: { _ in .notFound(reasons: []) })
-    let scrobbler = Scrobbler(
-      session: session, services: [.listenBrainz], library: library, outbox: outbox)
+    let (session, player, scrobbler, _, outbox) = rig()
     let song = track()
     session.playback.restore([song], startAt: 0, position: 0)
     player.emit(.started(song, duration: 60))
@@ -122,23 +125,13 @@ final class ScrobblerTests: XCTestCase {
   }
 
   func testTrackWithoutArtistIsDescribedFromItsTagsFirst() {
-    let player = FakePlayer()
-    let library = MemoryLibrary()
-    let outbox = RecordingOutbox()
-    let session = Session(
-      player: player, library: library, lyricsLoader: { _ in .notFound(reasons: []) })
-    let scrobbler = Scrobbler(
-      session: session, services: [.listenBrainz], library: library, outbox: outbox,
+    let (_, player, scrobbler, library, outbox) = playing(
+      track(artist: nil),
       describe: { track in
         var tagged = track
         tagged.artist = "From Tags"
         return tagged
       })
-    let bare = track(artist: nil)
-    session.playback.playSingle(bare)
-    player.setState(.playing)
-    player.emit(.started(bare, duration: 60))
-    session.handlePlayerEvents(player.drainEvents())
     play(player, scrobbler, from: 0, to: 31)
     XCTAssertTrue(scrobbler.waitForHandOffs(seconds: 5))
     XCTAssertEqual(outbox.nowPlaying.map(\.track.artist), ["From Tags"])
