@@ -6,7 +6,11 @@ import RefrainCore
 /// its audible position, and hands each listen to the library's offline queue.
 ///
 /// - A track that may count (``Listen/counts(track:duration:)``) is announced to the
-///   services when it starts (``ScrobbleOutbox/announce(_:)``).
+///   services when it starts playing (``ScrobbleOutbox/announce(_:)``); one restored paused,
+///   once it plays.
+/// - A track without an artist (a file given by path) is first described by `describe`
+///   (its tags), on a background thread; one that still has none is neither announced nor
+///   queued, since both services need an artist and a title.
 /// - ``sample()`` is called by the front end's loop after every wake-up (about once a second
 ///   while playing); the ``ListenCounter`` adds only the audible time between samples.
 /// - A listen is written to the library (``LibraryPort/enqueueListen(_:services:)``) on
