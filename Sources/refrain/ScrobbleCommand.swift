@@ -9,10 +9,9 @@ struct ScrobbleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scrobble",
     abstract: "Scrobbling to ListenBrainz and Last.fm: status, flush, login lastfm.",
-    discussion: """
-      Listens are queued in the library first and sent in the background while Refrain
-      plays; see docs/scrobbling.md.
-      """,
+    discussion:
+      "Listens are queued in the library first and sent in the background while Refrain "
+      + "plays; see docs/scrobbling.md.",
     subcommands: [Status.self, Flush.self, Login.self])
 
   /// `refrain scrobble status [--json]`.
