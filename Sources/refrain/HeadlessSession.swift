@@ -40,7 +40,13 @@ final class HeadlessSession {
 
   private var playback: PlaybackPresenter { session.playback }
 
-  init(tracks: [Track], output: any AudioOutput, options: Options) {
+  private var scrobbling: ScrobbleAttachment?
+
+  /// Plays `tracks`; `scrobble`, when given, attaches scrobbling to the session.
+  init(
+    tracks: [Track], output: any AudioOutput, options: Options,
+    scrobble: ((Session) -> ScrobbleAttachment?)? = nil
+  ) {
     self.tracks = tracks
     self.options = options
     engine = PlayerEngine(output: output)
@@ -61,6 +67,7 @@ final class HeadlessSession {
     }
     session = Session(player: engine, lyricsLoader: loader, volume: options.volume)
     stdinOpen = options.events
+    scrobbling = scrobble?(session)
     session.subscribe { [unowned self] event in self.report(event) }
     loop.watch(engine.wakeFileDescriptor) { [unowned self] in
       session.handlePlayerEvents(engine.drainEvents())
@@ -91,6 +98,7 @@ final class HeadlessSession {
     }
     mpris?.stop()
     engine.shutdown()
+    scrobbling?.finish()
     return failures
   }
 
@@ -113,6 +121,7 @@ final class HeadlessSession {
 
   private func tick() {
     guard playback.state == .playing || playback.state == .paused else { return }
+    scrobbling?.scrobbler.sample()
     let position = engine.position
     if let line = playback.lyricChange() {
       emit(.line(index: line.index, t: position, text: line.text))

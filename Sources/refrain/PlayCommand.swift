@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 import RefrainAudio
+import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainSession
 
 /// `refrain play`: plays files or URLs without the full-screen UI.
 struct PlayCommand: ParsableCommand {
@@ -67,13 +69,34 @@ struct PlayCommand: ParsableCommand {
     let logger = Logger(label: "refrain.play")
     for problem in loaded.problems { logger.warning("\(problem.description)") }
     let tracks = items.map(Track.init(argument:))
+    let scrobble = scrobbling(configuration: loaded.configuration)
     let session = HeadlessSession(
       tracks: tracks, output: audioOutput,
       options: .init(
         start: start, duration: duration, volume: volume, events: events,
-        lyricsPath: lyrics, mpris: loaded.configuration.mpris))
+        lyricsPath: lyrics, mpris: loaded.configuration.mpris),
+      scrobble: scrobble)
     let failures = session.run()
     if failures > 0 { throw ExitCode(1) }
+  }
+
+  /// Scrobbling for this run, when config.toml turns a service on: the library opened for
+  /// its queue and the log set up. `nil` when no service is on.
+  private func scrobbling(configuration: RefrainConfiguration) -> (
+    (Session) -> ScrobbleAttachment?
+  )? {
+    let environment = ProcessInfo.processInfo.environment
+    let setup = ScrobbleSetup(configuration: configuration, environment: environment)
+    guard !setup.clients.isEmpty else { return nil }
+    let store: LibraryStore
+    do {
+      store = try LibraryStore.openDefault(environment: environment)
+    } catch {
+      FileHandle.standardError.write(
+        Data("refrain: scrobbling is off for this run: the library: \(error)\n".utf8))
+      return nil
+    }
+    return { session in setup.attach(to: session, store: store, environment: environment) }
   }
 
   /// Reports an error as one line on stderr, and as an `error` event with `--events`.

@@ -13,6 +13,7 @@ struct Refrain: ParsableCommand {
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
       SearchCommand.self, KeysCommand.self, CtlCommand.self, ConfigCommand.self,
+      ScrobbleCommand.self,
     ],
     defaultSubcommand: StartCommand.self
   )

@@ -82,6 +82,11 @@ struct StartCommand: ParsableCommand {
       lyricsLoader: LyricsLoading.makeLoader(
         environment: environment, configuration: config, library: library))
     let presenter = session.playback
+    // Scrobbling: a front end of the session, on when a service's credentials are complete.
+    let scrobbling = library.flatMap {
+      ScrobbleSetup(configuration: config, environment: environment)
+        .attach(to: session, store: $0, environment: environment)
+    }
     let app = App(
       AppDependencies(
         session: session, provider: catalog, library: library, keyMap: config.keyMap(),
@@ -109,6 +114,7 @@ struct StartCommand: ParsableCommand {
     loop.onIteration = {
       control.notifyWatchers(app: app)
       mpris?.refresh()
+      scrobbling?.scrobbler.sample()
       // While playing, save the session every 10 s so a crash loses little.
       let now = ProcessInfo.processInfo.systemUptime
       if presenter.state == .playing, now - lastSave >= 10 {
@@ -123,6 +129,9 @@ struct StartCommand: ParsableCommand {
     // what keeps them.
     app.saveSessionAndWait()
     mpris?.stop()
+    // A listen just counted is written before the process ends; sending can wait for the
+    // next run (the queue is in the library).
+    scrobbling?.finish()
     presenter.stop()
     engine.shutdown()
   }

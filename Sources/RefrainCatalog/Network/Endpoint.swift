@@ -29,11 +29,13 @@ public struct Endpoint: Sendable, Hashable {
   public var headers: [String: String]
   /// Whether the response may be served from, and stored in, the response cache.
   public var isCacheable: Bool
+  /// The request body (a POST's JSON or form), sent with its `Content-Type` from `headers`.
+  public var body: Data?
 
   /// Creates an endpoint.
   public init(
     baseURL: URL, method: HTTPMethod = .get, path: String, queryItems: [URLQueryItem] = [],
-    headers: [String: String] = [:], isCacheable: Bool = false
+    headers: [String: String] = [:], isCacheable: Bool = false, body: Data? = nil
   ) {
     self.baseURL = baseURL
     self.method = method
@@ -41,6 +43,7 @@ public struct Endpoint: Sendable, Hashable {
     self.queryItems = queryItems
     self.headers = headers
     self.isCacheable = isCacheable
+    self.body = body
   }
 
   /// The full URL: base URL, then the path's segments and the query, percent-encoded.
@@ -81,6 +84,7 @@ public struct Endpoint: Sendable, Hashable {
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
       request.setValue(value, forHTTPHeaderField: name)
     }
+    request.httpBody = body
     return request
   }
 
@@ -89,6 +93,14 @@ public struct Endpoint: Sendable, Hashable {
     let url = (try? url().absoluteString) ?? baseURL.absoluteString + path
     let language = headers.first { $0.key.lowercased() == "accept-language" }?.value
     return language.map { "\(url) lang=\($0)" } ?? url
+  }
+
+  /// `name=value` pairs joined with `&`, every name and value percent-encoded outside
+  /// RFC 3986's unreserved characters: an `application/x-www-form-urlencoded` body.
+  public static func formBody(_ fields: [(String, String)]) -> Data {
+    Data(
+      fields.map { encode($0.0, allowed: .queryValue) + "=" + encode($0.1, allowed: .queryValue) }
+        .joined(separator: "&").utf8)
   }
 
   /// Percent-encodes everything outside `allowed`, including `+`, `&`, `=` and `/`.

@@ -86,6 +86,23 @@ extension LibraryStore {
     }
   }
 
+  /// When the earliest pending listen for one of `services` is due (it may be now or past),
+  /// or `nil` when none is pending: when a sender's retry timer should fire.
+  public func nextListenDue(services: [ScrobbleService]) throws -> Date? {
+    guard !services.isEmpty else { return nil }
+    let marks = Array(repeating: "?", count: services.count).joined(separator: ", ")
+    return try read { db in
+      try Double.fetchOne(
+        db,
+        sql: """
+          SELECT min(next_attempt_at) FROM scrobble_queue
+          WHERE state = 'pending' AND service IN (\(marks))
+          """,
+        arguments: StatementArguments(services.map(\.rawValue))
+      ).map { Date(timeIntervalSince1970: $0) }
+    }
+  }
+
   /// Pending and sent counts per service that has any row, with the latest failure among its
   /// pending listens; services in name order.
   public func scrobbleQueueSummary() throws -> [ScrobbleQueueSummary] {
