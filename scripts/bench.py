@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
 import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
+import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
 from harness import Recorder, Refrain  # noqa: E402
 
@@ -71,7 +72,10 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
 - **12, the local library** (`scripts/bench_library.py`): folder scans against cmus, and
   search latency.
 - **13, cover art** (`scripts/bench_cover.py`): a 1000×1000 JPEG and PNG into 30×15 half
-  blocks, against chafa.
+  blocks, against chafa; the cover's bytes and memory in the full-screen player.
+- **14, MPRIS** (`scripts/bench_mpris.py`): `Get` of `Metadata` and `Position`, and
+  `PlayPause` to state, against cmus's MPRIS on the same private session bus; wake-ups
+  while paused with MPRIS on.
 
 "Heard" is read from the sink's monitor, recorded with `parec`: a tone change in the
 recording is placed to a sample by matching the decoded file, and the recording is put
@@ -1051,6 +1055,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(_library_summary_rows(R))
     L.extend(bcv.summary_rows(R.get("cover"), within))
     L.extend(bt.cover_summary_rows((R.get("tui") or {}).get("cover")))
+    L.extend(bmp.summary_rows(R.get("mpris"), within))
     add("")
 
     # ---- 1
@@ -1307,6 +1312,7 @@ def render(m: dict, R: dict, args) -> str:
     if (R.get("tui") or {}).get("cover"):
         L += ["### 13b. The cover in the full-screen player: bytes and memory", ""]
         L.extend(bt.cover_session_lines(R["tui"]["cover"]))
+    L.extend(bmp.sections(R.get("mpris"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1377,7 +1383,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="one playback run each, fewer seeks")
     ap.add_argument("--only", default="",
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
-                         "recovery), 12 or lib (library scan and search), 13 (cover art)")
+                         "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1388,7 +1394,7 @@ def main() -> int:
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
-        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13"}
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1450,6 +1456,8 @@ def main() -> int:
         tui_keys = only & {"6", "7", "8", "9", "10", "11", "13"}
         if tui_keys:
             R["tui"] = bt.run(ctx, tui_keys, quick=args.quick)
+        if "14" in only:
+            R["mpris"] = bmp.run(ctx, quick=args.quick)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
         if "13" in only:
