@@ -33,6 +33,7 @@ struct refrain_mpris {
   // The D-Bus thread's own.
   GDBusConnection *connection;
   guint registrations[2];
+  guint32 notification_id;  // the last track notification's, which the next replaces
 
   // The player's thread's own.
   GVariantBuilder builder;

@@ -13,14 +13,17 @@ enum DesktopFrontEnds {
   /// Starts MPRIS for `session` when `desktop.mpris` is on; `onQuit` is what `Quit` does.
   ///
   /// With no session bus the server logs one line and stays out of the way.
+  ///
+  /// `notifies` (`desktop.notify`) adds a desktop notification on each track change, sent
+  /// over the same connection.
   static func startMPRIS(
-    enabled: Bool, session: Session, environment: [String: String],
+    enabled: Bool, notifies: Bool = false, session: Session, environment: [String: String],
     onQuit: @escaping () -> Void
   ) -> MPRISServer? {
     guard enabled else { return nil }
     let logger = Logger(label: "refrain.mpris")
     return MPRISServer.start(
-      session: session, details: detailsLookup(environment: environment),
+      session: session, details: detailsLookup(environment: environment), notifies: notifies,
       log: { logger.info("\($0)") }, onQuit: onQuit)
   }
 

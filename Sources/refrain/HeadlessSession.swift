@@ -20,6 +20,8 @@ final class HeadlessSession {
     var lyricsPath: String?
     /// Whether to offer playback over MPRIS (`desktop.mpris`).
     var mpris = false
+    /// Whether a desktop notification shows on each track change (`desktop.notify`).
+    var notify = false
   }
 
   private static let positionInterval = 0.2
@@ -79,7 +81,8 @@ final class HeadlessSession {
         stdinOpen ? [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)] : []
       }, handler: { [unowned self] _ in readCommands() })
     mpris = DesktopFrontEnds.startMPRIS(
-      enabled: options.mpris, session: session, environment: ProcessInfo.processInfo.environment,
+      enabled: options.mpris, notifies: options.notify, session: session,
+      environment: ProcessInfo.processInfo.environment,
       onQuit: { [unowned self] in
         playback.stop()
         done = true

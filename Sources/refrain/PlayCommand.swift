@@ -74,7 +74,8 @@ struct PlayCommand: ParsableCommand {
       tracks: tracks, output: audioOutput,
       options: .init(
         start: start, duration: duration, volume: volume, events: events,
-        lyricsPath: lyrics, mpris: loaded.configuration.mpris),
+        lyricsPath: lyrics, mpris: loaded.configuration.mpris,
+        notify: loaded.configuration.notify),
       scrobble: scrobble)
     let failures = session.run()
     if failures > 0 { throw ExitCode(1) }

@@ -107,8 +107,8 @@ struct StartCommand: ParsableCommand {
     let loop = MainLoop(app: app, player: engine)
     loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
     let mpris = DesktopFrontEnds.startMPRIS(
-      enabled: config.mpris, session: session, environment: environment,
-      onQuit: { app.handle(remote: .quit) })
+      enabled: config.mpris, notifies: config.notify, session: session,
+      environment: environment, onQuit: { app.handle(remote: .quit) })
     if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
     var lastSave = ProcessInfo.processInfo.systemUptime
     loop.onIteration = {

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import shutil
 import struct
 import subprocess
@@ -500,3 +501,73 @@ def test_the_bus_going_away_leaves_the_player_playing(refrain_bin, bus, song, tm
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ---------------------------------------------------------------- notifications
+
+# A notification server on the test's bus, in the system Python (python3-dbus and
+# python3-gi: the bindings desktop notification daemons are tested with). It owns
+# org.freedesktop.Notifications, answers Notify with 1, 2, 3, … and prints each call as
+# one JSON line.
+NOTIFICATION_SERVER = r'''
+import json, sys
+import dbus, dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+DBusGMainLoop(set_as_default=True)
+bus = dbus.bus.BusConnection(sys.argv[1])
+name = dbus.service.BusName("org.freedesktop.Notifications", bus)
+class Server(dbus.service.Object):
+    count = 0
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="susssasa{sv}i",
+                         out_signature="u")
+    def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout):
+        Server.count += 1
+        print(json.dumps({"app": str(app), "replaces": int(replaces), "icon": str(icon),
+                          "summary": str(summary), "body": str(body),
+                          "hints": {str(k): str(v) for k, v in hints.items()}, "id": Server.count}),
+              flush=True)
+        return Server.count
+Server(bus, "/org/freedesktop/Notifications")
+print("ready", flush=True)
+GLib.MainLoop().run()
+'''
+
+
+def _line(proc: subprocess.Popen, what: str, seconds: float = 10) -> str:
+    """The next line `proc` prints, within `seconds`."""
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    assert ready, f"no {what} within {seconds} s"
+    return proc.stdout.readline()
+
+
+def test_each_track_change_shows_one_notification_that_replaces_the_last(refrain_bin, bus, song,
+                                                                         tmp_path):
+    _require("/usr/bin/python3")
+    server = subprocess.Popen(["/usr/bin/python3", "-c", NOTIFICATION_SERVER, bus.address],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = None
+    try:
+        assert _line(server, "notification server").strip() == "ready"
+        home = tmp_path / "home"
+        (home / "config" / "refrain").mkdir(parents=True)
+        (home / "config" / "refrain" / "config.toml").write_text("[desktop]\nnotify = true\n")
+        proc = play_headless(refrain_bin, home, bus.env, str(song), str(SAMPLE))
+        first = json.loads(_line(server, "notification for the first track"))
+        assert (first["app"], first["summary"], first["replaces"]) == ("Refrain", TITLE, 0), first
+        assert first["body"] == f"{ARTIST} — {ALBUM}", first
+        picture = Path(first["hints"]["image-path"])
+        assert picture.is_file() and picture.read_bytes().startswith(b"\x89PNG"), first["hints"]
+        assert first["icon"] == str(picture)
+        bus.playerctl("next", player="refrain")
+        second = json.loads(_line(server, "notification for the next track"))
+        assert second["summary"] != TITLE and second["replaces"] == first["id"], second
+        assert second["app"] == "Refrain"
+        bus.run("dbus-send", f"--bus={bus.address}", "--type=method_call", f"--dest={BUS_NAME}", OBJECT,
+                "org.mpris.MediaPlayer2.Quit")
+        assert proc.wait(10) == 0
+    finally:
+        for p in (proc, server):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()

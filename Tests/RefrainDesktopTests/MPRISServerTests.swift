@@ -13,6 +13,7 @@ final class RecordingEndpoint: MPRISEndpoint {
   var metadata: [MPRISMetadata?] = []
   var anchors: [MPRISPosition] = []
   var seeks: [Int64] = []
+  var notifications: [(summary: String, body: String, icon: URL?)] = []
   var stopped = false
 
   let wakeFileDescriptor: Int32 = -1
@@ -26,6 +27,9 @@ final class RecordingEndpoint: MPRISEndpoint {
   func publish(_ metadata: MPRISMetadata?) { self.metadata.append(metadata) }
   func anchor(_ position: MPRISPosition) { anchors.append(position) }
   func seeked(to microseconds: Int64) { seeks.append(microseconds) }
+  func notify(summary: String, body: String, icon: URL?) {
+    notifications.append((summary, body, icon))
+  }
   func stop() { stopped = true }
 }
 
@@ -209,5 +213,67 @@ final class MPRISServerTests: XCTestCase {
     let metadata = try XCTUnwrap(endpoint.metadata.last ?? nil)
     XCTAssertEqual(metadata.artURL, "file:///covers/x.png")
     XCTAssertEqual(metadata.albumArtists, ["Band"])
+  }
+
+  // MARK: - Notifications
+
+  private func waitForDetails(_ what: String, _ done: () -> Bool) {
+    let deadline = Date().addingTimeInterval(5)
+    while !done(), Date() < deadline {
+      var descriptors = server.pollDescriptors
+      _ = poll(&descriptors, nfds_t(descriptors.count), 50)
+      server.handle(descriptors)
+    }
+    XCTAssertTrue(done(), "waited 5 s for \(what)")
+  }
+
+  func testEachTrackChangeNotifiesOnceWithItsCover() {
+    let details: TrackDetailsLookup = { track in
+      TrackDetails(coverFile: URL(fileURLWithPath: "/covers/\(track.id).png"))
+    }
+    server = MPRISServer(
+      session: session, endpoint: endpoint, details: details, notifies: true, log: { _ in },
+      onQuit: {})
+    playQueue()
+    waitForDetails("the first notification") { endpoint.notifications.count == 1 }
+    XCTAssertEqual(endpoint.notifications.first?.summary, "Song 1")
+    XCTAssertEqual(endpoint.notifications.first?.body, "Artist — Album")
+    XCTAssertEqual(endpoint.notifications.first?.icon?.path, "/covers/song1.png")
+    send(.next)
+    startCurrent()
+    waitForDetails("the second notification") { endpoint.notifications.count == 2 }
+    XCTAssertEqual(endpoint.notifications.last?.summary, "Song 2")
+    for _ in 0..<3 { server.refresh() }
+    XCTAssertEqual(endpoint.notifications.count, 2, "once per track")
+  }
+
+  func testNoNotificationWithoutTheSetting() {
+    let details: TrackDetailsLookup = { _ in TrackDetails() }
+    server = MPRISServer(
+      session: session, endpoint: endpoint, details: details, log: { _ in }, onQuit: {})
+    playQueue()
+    waitForDetails("the details") { server.isRunning && endpoint.metadata.count >= 2 }
+    XCTAssertTrue(endpoint.notifications.isEmpty, "desktop.notify is off")
+
+  }
+
+  func testASessionRestoredPausedIsAnnouncedWhenItPlays() {
+    let details: TrackDetailsLookup = { _ in
+      TrackDetails(coverFile: URL(fileURLWithPath: "/covers/restored.png"))
+    }
+    server = MPRISServer(
+      session: session, endpoint: endpoint, details: details, notifies: true, log: { _ in },
+      onQuit: {})
+    session.playback.restore(songs, startAt: 1, position: 12)
+    guard let current = session.playback.queue.current else { return XCTFail("no track") }
+    player.emit(.started(current, duration: 30))
+    session.handlePlayerEvents(player.drainEvents())
+    waitForDetails("the details") { (endpoint.metadata.last ?? nil)?.artURL != nil }
+    XCTAssertEqual(session.playback.state, .paused)
+    XCTAssertTrue(endpoint.notifications.isEmpty, "nothing while the restored session waits")
+    session.playback.togglePlay()
+    player.setState(.playing)
+    server.refresh()
+    XCTAssertEqual(endpoint.notifications.map(\.summary), ["Song 2"], "announced when it plays")
   }
 }

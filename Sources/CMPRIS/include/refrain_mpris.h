@@ -127,6 +127,10 @@ void refrain_mpris_set_position(
 void refrain_mpris_emit_seeked(refrain_mpris *server, int64_t position_us);
 
 /// Starts building a new Metadata value (the player's thread only).
+/// Shows a desktop notification (org.freedesktop.Notifications) that replaces the last one:
+/// `icon` is an image file's path, or empty. Returns at once; no answer is waited for.
+void refrain_mpris_notify(refrain_mpris *server, const char *summary, const char *body,
+                          const char *icon);
 void refrain_mpris_metadata_begin(refrain_mpris *server);
 /// Adds an object path (left out unless it is a valid path).
 void refrain_mpris_metadata_add_path(refrain_mpris *server, const char *key, const char *path);

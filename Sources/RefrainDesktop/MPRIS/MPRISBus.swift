@@ -41,6 +41,11 @@ public final class MPRISBus: MPRISEndpoint {
     return requests
   }
 
+  public func notify(summary: String, body: String, icon: URL?) {
+    guard let server else { return }
+    refrain_mpris_notify(server, summary, body, icon?.path ?? "")
+  }
+
   public func publish(_ state: MPRISPlayerState) {
     guard let server else { return }
     let status: Int32

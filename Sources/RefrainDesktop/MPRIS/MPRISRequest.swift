@@ -70,6 +70,13 @@ public protocol MPRISEndpoint: AnyObject {
   func anchor(_ position: MPRISPosition)
   /// Emits `Seeked`.
   func seeked(to microseconds: Int64)
+  /// Shows a desktop notification that replaces the last one (`icon`: an image file).
+  func notify(summary: String, body: String, icon: URL?)
   /// Leaves the bus; the endpoint is not used afterwards.
   func stop()
+}
+
+extension MPRISEndpoint {
+  /// Endpoints without a desktop to notify show nothing.
+  public func notify(summary: String, body: String, icon: URL?) {}
 }

@@ -37,6 +37,10 @@ public final class MPRISServer {
   /// The track id whose details were asked for, and what came back.
   private var detailsTrackID: String?
   private var currentDetails: TrackDetails?
+  /// Whether a desktop notification goes out on each track change (`desktop.notify`).
+  private let notifies: Bool
+  /// The track change to announce once its details are known and it plays.
+  private var pendingNotification: (id: String, track: Track, details: TrackDetails)?
 
   /// The bus name owned, once the bus answered.
   public private(set) var ownedName: String?
@@ -53,8 +57,8 @@ public final class MPRISServer {
   ///   - log: Receives one line when the bus is there or not: never the terminal.
   ///   - onQuit: What `Quit` does (the front end's own way to end).
   public static func start(
-    session: Session, details: TrackDetailsLookup?, log: @escaping (String) -> Void,
-    onQuit: @escaping () -> Void
+    session: Session, details: TrackDetailsLookup?, notifies: Bool = false,
+    log: @escaping (String) -> Void, onQuit: @escaping () -> Void
   ) -> MPRISServer? {
     guard
       let bus = MPRISBus(name: busName, fallbackName: instanceName(pid: getpid()))
@@ -62,16 +66,19 @@ public final class MPRISServer {
       log("MPRIS off: could not start its thread")
       return nil
     }
-    return MPRISServer(session: session, endpoint: bus, details: details, log: log, onQuit: onQuit)
+    return MPRISServer(
+      session: session, endpoint: bus, details: details, notifies: notifies, log: log,
+      onQuit: onQuit)
   }
 
   /// Creates a server over `endpoint` and publishes the session as it is.
   public init(
     session: Session, endpoint: any MPRISEndpoint, details: TrackDetailsLookup?,
-    log: @escaping (String) -> Void, onQuit: @escaping () -> Void
+    notifies: Bool = false, log: @escaping (String) -> Void, onQuit: @escaping () -> Void
   ) {
     self.session = session
     self.endpoint = endpoint
+    self.notifies = notifies
     lookUpDetails = details
     self.log = log
     self.onQuit = onQuit
@@ -123,6 +130,7 @@ public final class MPRISServer {
       endpoint.publish(metadata)
       publishedMetadata = .some(metadata)
     }
+    notifyIfPlaying(snapshot.state)
     let loaded = snapshot.state == .playing || snapshot.state == .paused
     let anchor = MPRISPosition(
       microseconds: loaded ? MPRISMetadata.microseconds(snapshot.position) : 0,
@@ -143,16 +151,37 @@ public final class MPRISServer {
     if id == detailsTrackID { return currentDetails }
     detailsTrackID = id
     currentDetails = nil
-    guard let lookup = lookUpDetails else { return nil }
+    guard let lookup = lookUpDetails else {
+      if notifies { pendingNotification = (id, track, TrackDetails()) }
+      return nil
+    }
     let inbox = inbox
     Task.detached(executorPreference: BackgroundExecutor.shared) {
       let found = await lookup(track)
       inbox.post { server in
         guard server.detailsTrackID == id else { return }
         server.currentDetails = found
+        if server.notifies { server.pendingNotification = (id, track, found) }
       }
     }
     return nil
+  }
+
+  /// Sends the waiting track notification once its track plays (a session restored paused
+  /// is announced when play is pressed, not at start-up).
+  private func notifyIfPlaying(_ state: PlayerState) {
+    guard let pending = pendingNotification, state == .playing else { return }
+    pendingNotification = nil
+    guard pending.id == detailsTrackID else { return }
+    notify(pending.track, pending.details)
+  }
+
+  /// The desktop notification for a track change: title; artist and album; the cover.
+  private func notify(_ track: Track, _ details: TrackDetails) {
+    let artist = details.artist ?? track.artist
+    let album = details.album ?? track.album
+    let body = [artist, album].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
+    endpoint?.notify(summary: details.title ?? track.title, body: body, icon: details.coverFile)
   }
 
   // MARK: - Requests
