@@ -448,6 +448,25 @@ def test_without_a_bus_the_player_runs_without_complaint(refrain_bin, song, tmp_
     assert len(lines) == 1 and "MPRIS off: no session bus" in lines[0], log
 
 
+def test_with_no_bus_announced_glib_is_not_started(refrain_bin, song, tmp_path):
+    """No DBUS_SESSION_BUS_ADDRESS and no $XDG_RUNTIME_DIR/bus (an SSH login): one log line,
+    and not even the MPRIS thread is started."""
+    env = {k: v for k, v in os.environ.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
+    home = tmp_path / "home"
+    proc = play_headless(refrain_bin, home, env, "--duration", "1.5", str(song))
+    try:
+        wait_for(lambda: (home / "state" / "refrain" / "refrain.log").exists(), "the log")
+        threads = [(Path(f"/proc/{proc.pid}/task") / t / "comm").read_text().strip()
+                   for t in os.listdir(f"/proc/{proc.pid}/task")]
+        assert "refrain-mpris" not in threads, threads
+    finally:
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and err == "", err
+    log = (home / "state" / "refrain" / "refrain.log").read_text()
+    lines = [line for line in log.splitlines() if "MPRIS" in line]
+    assert len(lines) == 1 and "MPRIS off: no session bus" in lines[0], log
+
+
 def test_without_a_bus_the_full_screen_player_says_nothing(refrain_bin, song, tmp_path):
     env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=f"unix:path={tmp_path / 'no-such-bus'}")
     instance = Player(refrain_bin, tmp_path / "home", env)

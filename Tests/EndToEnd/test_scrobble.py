@@ -5,9 +5,8 @@ and REFRAIN_LASTFM_URL; the player runs on the silent output (`--output null`), 
 follows the wall clock, so no audio server is needed. The track is a 32 s MP3 with ID3 tags
 made here with sox and lame: it counts as a listen after 16 s of audible time.
 
-What is not here: a Deezer preview is never announced nor queued; that rule is covered by
-unit tests (ScrobblerTests, ListenCounterTests), since playing a catalog preview end to end
-needs the full-screen player and a fake catalog.
+An online catalog's 30 s preview is played in the full-screen player from a fake catalog,
+past half its length, and nothing reaches ListenBrainz.
 """
 
 from __future__ import annotations
@@ -360,3 +359,67 @@ def test_the_full_screen_player_scrobbles_a_local_track(refrain_bin, tmp_path, s
         assert len([r for r in listenbrainz.snapshot() if lb_type("single")(r)]) == 1
     finally:
         tui.close()
+
+
+# ---------------------------------------------------------------- an online preview
+
+def test_an_online_preview_is_never_announced_nor_sent(refrain_bin, tmp_path, listenbrainz):
+    """A 30 s preview from the online catalog is not the track: played well past half its
+    length in the full-screen player, it sends nothing to ListenBrainz."""
+    from test_tui import TUI  # the tmux driver of test_tui.py
+
+    preview = Path(__file__).resolve().parents[1] / "Fixtures" / "generated" / "steps.mp3"  # 30 s
+    base: dict = {}
+
+    def catalog_answer(request):
+        path = urllib.parse.urlsplit(request["path"]).path
+        track = {"id": 777, "type": "track", "title": "Preview Song", "duration": 213,
+                 "preview": f"{base['url']}preview/777.mp3",
+                 "artist": {"id": 1, "name": "Online Artist", "type": "artist"},
+                 "album": {"id": 2, "title": "Online Album", "type": "album"}}
+        if path.startswith("/preview/"):
+            return 200, {}, preview.read_bytes()
+        if path == "/track/777":
+            return 200, {}, json.dumps(track).encode()
+        if path in ("/search", "/search/track"):
+            return 200, {}, json.dumps({"data": [track], "total": 1}).encode()
+        return 200, {}, b'{"data": [], "total": 0}'
+
+    catalog = FakeService(catalog_answer)
+    base["url"] = catalog.url
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "preview")
+    try:
+        config = Path(tui.env["XDG_CONFIG_HOME"]) / "refrain"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "config.toml").write_text(f'[scrobble]\nlistenbrainz_token = "{TOKEN}"\n')
+        tui.env["REFRAIN_LISTENBRAINZ_URL"] = listenbrainz.url
+        tui.env["REFRAIN_DEEZER_URL"] = catalog.url.rstrip("/")
+        tui.start("--provider", "deezer", "--output", "null")
+        tui.wait_for(lambda s: "1 Home" in s, "the UI", timeout=15)
+        tui.keys("/")
+        tui.type("preview")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: "Preview Song" in (tui.selected_row() or ""), "the preview selected")
+        tui.keys("Enter")
+        started = time.monotonic()
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Preview Song"),
+                     "the preview playing")
+        assert any(r["path"].startswith("/preview/") for r in catalog.snapshot()), "played from the catalog"
+        while time.monotonic() - started < 18:   # past half of the 30 s preview
+            time.sleep(0.5)
+        position = tui.now_playing()
+        assert position and position[1] >= 15, f"the preview played on: {position}"
+        tui.quit()
+        assert listenbrainz.snapshot() == [], "a preview was announced or scrobbled"
+        status = scrobble_status(tui)
+        assert status.returncode == 0, status.stderr
+        services = {service["name"]: service for service in json.loads(status.stdout)["services"]}
+        assert (services["listenbrainz"]["pending"], services["listenbrainz"]["sent"]) == (0, 0), services
+    finally:
+        tui.close()
+        catalog.close()
+
+
+def scrobble_status(tui) -> subprocess.CompletedProcess:
+    return subprocess.run([str(tui.binary), "scrobble", "status", "--json"], env=tui.run_env(),
+                          capture_output=True, text=True, timeout=30)

@@ -170,4 +170,19 @@ final class MPRISMappingTests: XCTestCase {
     XCTAssertEqual(
       MPRISServer.instanceName(pid: 4242), "org.mpris.MediaPlayer2.refrain.instance4242")
   }
+
+  func testABusIsLookedForOnlyWhereItIsAnnounced() throws {
+    XCTAssertFalse(MPRISServer.sessionBusMayExist(environment: [:]))
+    XCTAssertFalse(MPRISServer.sessionBusMayExist(environment: ["DBUS_SESSION_BUS_ADDRESS": ""]))
+    XCTAssertTrue(
+      MPRISServer.sessionBusMayExist(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"]))
+    let runtime = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-bus-\(getpid())")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: runtime) }
+    XCTAssertFalse(MPRISServer.sessionBusMayExist(environment: ["XDG_RUNTIME_DIR": runtime.path]))
+    FileManager.default.createFile(
+      atPath: runtime.appendingPathComponent("bus").path, contents: nil)
+    XCTAssertTrue(MPRISServer.sessionBusMayExist(environment: ["XDG_RUNTIME_DIR": runtime.path]))
+  }
 }
