@@ -803,11 +803,18 @@ def decoded_png(transmit: list[dict]) -> bytes:
 def test_kitty_gets_each_cover_once_and_deletes_it(pty_terminal, tmp_path):
     term = pty_terminal(kitty=True).start("--output", "null")
     play_first_album(term)
+    # The album's page shows its small header cover (12 columns) first; it goes when the
+    # Player pane opens.
+    header = term.wait_for(lambda _: next((e for e in term.images() if e.get("a") == "p" and e.get("c") == "12"),
+                                          None), "the album header's cover")
     mark = len(term.output)
     term.keys("4")
     # The transmit (a=t, chunks with m=1 and a last one with m=0), then the placement.
-    term.wait_for(lambda _: any(e.get("a") == "p" for e in term.images(mark)), "the placement")
-    first = term.images(mark)
+    term.wait_for(lambda _: any(e.get("a") == "p" and e.get("c") == "40" for e in term.images(mark)),
+                  "the placement")
+    assert ("d", "I", header["i"]) in [(e.get("a"), e.get("d"), e.get("i")) for e in term.images(mark)], \
+        "the album header's cover is deleted with its page"
+    first = [e for e in term.images(mark) if not (e.get("a") == "d" and e.get("i") == header["i"])]
     chunks = []
     for entry in first:
         if entry.get("a") == "t" or (chunks and "a" not in entry and chunks[-1].get("m") == "1"):
@@ -957,9 +964,11 @@ def test_an_iterm_terminal_gets_an_inline_image(pty_terminal):
     term.env.update(TERM="xterm-256color", TERM_PROGRAM="iTerm.app")
     term.start("--output", "null")
     play_first_album(term)
+    # The album's page shows its small header cover (12 columns) first.
+    term.wait_text("width=12;", timeout=10)
     mark = len(term.output)
     term.keys("4")
-    end = term.wait_text("\x07", after=term.wait_text("\x1b]1337;File=", after=mark))
+    end = term.wait_text("\x07", after=term.wait_text("width=40;", after=mark))
     sequence = bytes(term.output[mark:end])
     m = re.search(rb"\x1b\]1337;File=([^:]*):([A-Za-z0-9+/=]+)\x07", sequence)
     assert m, sequence[-200:]
