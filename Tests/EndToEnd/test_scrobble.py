@@ -322,6 +322,24 @@ def test_lastfm_login_stores_the_session_key_for_the_user_only(refrain, lastfm):
 
 # ---------------------------------------------------------------- the full-screen player
 
+def scrobbling_tui(tui, listenbrainz) -> None:
+    """Points the full-screen player at the fake ListenBrainz, with a token configured."""
+    config = Path(tui.env["XDG_CONFIG_HOME"]) / "refrain"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "config.toml").write_text(f'[scrobble]\nlistenbrainz_token = "{TOKEN}"\n')
+    tui.env["REFRAIN_LISTENBRAINZ_URL"] = listenbrainz.url
+
+
+def search_and_play(tui, query: str, title: str) -> None:
+    """Searches `query` in the started player and plays the selected `title` with Enter."""
+    tui.wait_for(lambda s: "1 Home" in s, "the UI", timeout=15)
+    tui.keys("/")
+    tui.type(query)
+    tui.keys("Enter")
+    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected")
+    tui.keys("Enter")
+
+
 def test_the_full_screen_player_scrobbles_a_local_track(refrain_bin, tmp_path, song, listenbrainz):
     from test_tui import TUI  # the tmux driver of test_tui.py
 
@@ -330,21 +348,13 @@ def test_the_full_screen_player_scrobbles_a_local_track(refrain_bin, tmp_path, s
     (music / "song.mp3").write_bytes(song.read_bytes())
     tui = TUI(refrain_bin, tmp_path / "tui-home", "scrobble")
     try:
-        config = Path(tui.env["XDG_CONFIG_HOME"]) / "refrain"
-        config.mkdir(parents=True, exist_ok=True)
-        (config / "config.toml").write_text(f'[scrobble]\nlistenbrainz_token = "{TOKEN}"\n')
-        tui.env["REFRAIN_LISTENBRAINZ_URL"] = listenbrainz.url
+        scrobbling_tui(tui, listenbrainz)
         scan = subprocess.run([str(refrain_bin), "scan", str(music)], env=tui.run_env(),
                               capture_output=True, text=True, timeout=30)
         assert scan.returncode == 0, scan.stderr
 
         tui.start("--provider", "local", "--output", "null")
-        tui.wait_for(lambda s: "1 Home" in s, "the UI", timeout=15)
-        tui.keys("/")
-        tui.type("Test Song")
-        tui.keys("Enter")
-        tui.wait_for(lambda _: "Test Song" in (tui.selected_row() or ""), "the track selected")
-        tui.keys("Enter")
+        search_and_play(tui, "Test Song", "Test Song")
         started = time.monotonic()
         started_wall = time.time()
         tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Test Song"), "the track playing")
@@ -389,22 +399,14 @@ def test_an_online_preview_is_never_announced_nor_sent(refrain_bin, tmp_path, li
     base["url"] = catalog.url
     tui = TUI(refrain_bin, tmp_path / "tui-home", "preview")
     try:
-        config = Path(tui.env["XDG_CONFIG_HOME"]) / "refrain"
-        config.mkdir(parents=True, exist_ok=True)
-        (config / "config.toml").write_text(f'[scrobble]\nlistenbrainz_token = "{TOKEN}"\n')
-        tui.env["REFRAIN_LISTENBRAINZ_URL"] = listenbrainz.url
+        scrobbling_tui(tui, listenbrainz)
         tui.env["REFRAIN_DEEZER_URL"] = catalog.url.rstrip("/")
         tui.start("--provider", "deezer", "--output", "null")
-        tui.wait_for(lambda s: "1 Home" in s, "the UI", timeout=15)
-        tui.keys("/")
-        tui.type("preview")
-        tui.keys("Enter")
-        tui.wait_for(lambda _: "Preview Song" in (tui.selected_row() or ""), "the preview selected")
-        tui.keys("Enter")
+        search_and_play(tui, "preview", "Preview Song")
         started = time.monotonic()
         tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Preview Song"),
                      "the preview playing")
-        assert any(r["path"].startswith("/preview/") for r in catalog.snapshot()), "played from the catalog"
+        catalog.wait_for(lambda r: r["path"].startswith("/preview/"), 10, "the preview's download")
         while time.monotonic() - started < 18:   # past half of the 30 s preview
             time.sleep(0.5)
         position = tui.now_playing()
