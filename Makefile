@@ -15,7 +15,8 @@ run: release
 # lld lays out the functions a session runs together (scripts/refrain.order, written by
 # scripts/make-order-file; a stale list is a `make bench` warning) and packs the
 # relocations (DT_RELR). The bench binary shares the compile flags, so building it does
-# not recompile everything.
+# not recompile everything. MPRIS is a plugin beside the binary (librefrain-mpris.so): only
+# it links GIO, so a start without a session bus maps none of GLib.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 LAYOUT := -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/refrain.order -Xlinker --no-warn-symbol-ordering \
 	-Xlinker --no-export-dynamic
@@ -24,6 +25,7 @@ release:
 	@scripts/install-deps build
 	@SWIFT=$(SWIFT) scripts/check-curl-loader
 	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain
+	scripts/build-mpris-plugin .build/release release
 	@if nm -D --defined-only .build/release/refrain | grep -q ' curl_easy_init$$'; then \
 	  patchelf --remove-needed libcurl.so.4 .build/release/refrain; fi
 
@@ -32,7 +34,8 @@ order-file: fixtures release
 	@scripts/install-deps profile
 	scripts/with-test-pulse scripts/make-order-file
 
-# Installs the release binary and the demo catalog: PREFIX/bin, PREFIX/share/refrain.
+# Installs the release binary, its MPRIS plugin and the demo catalog: PREFIX/bin,
+# PREFIX/lib/refrain, PREFIX/share/refrain.
 PREFIX ?= /usr/local
 install: release
 	scripts/install-refrain .build/release/refrain $(DESTDIR)$(PREFIX)
@@ -40,6 +43,7 @@ install: release
 build:
 	@scripts/install-deps build
 	$(SWIFT) build
+	scripts/build-mpris-plugin .build/debug debug
 
 fixtures:
 	@scripts/install-deps test
@@ -52,6 +56,7 @@ fixtures:
 # The release build is checked too (Tests/EndToEnd/test_release.py).
 test: fixtures release
 	$(SWIFT) build --build-tests
+	scripts/build-mpris-plugin .build/debug debug
 	scripts/with-test-pulse sh -c 'scripts/on-fresh-boot-clock $(SWIFT) test --skip-build && python3 -m pytest -q Tests/EndToEnd'
 
 unit: fixtures

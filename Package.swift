@@ -19,11 +19,14 @@ let package = Package(
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
     .systemLibrary(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
-    // GLib's checksums: MD5 for Last.fm's request signatures (comes with libpulse-dev).
-    .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-    // GIO's D-Bus for MPRIS, and the thin C target that owns the D-Bus thread (CMPRIS).
-    .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-    .target(name: "CMPRIS", dependencies: ["CGio"], path: "Sources/CMPRIS"),
+    // libgcrypt's MD5 for Last.fm's request signatures (libpulse already loads libgcrypt).
+    .systemLibrary(
+      name: "CGcrypt", pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
+    // MPRIS over GIO's D-Bus is a plugin the binary opens only when MPRIS starts
+    // (librefrain-mpris.so, plain C from Sources/CMPRIS, built by scripts/build-mpris-plugin
+    // beside the binary); CMPRISLoader forwards the calls to it.
+    .target(
+      name: "CMPRISLoader", path: "Sources/CMPRISLoader", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -45,7 +48,7 @@ let package = Package(
     .target(
       name: "RefrainCatalog",
       dependencies: [
-        "RefrainCore", "CCurlLoader", "CGLib", .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "CCurlLoader", "CGcrypt", .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
@@ -56,7 +59,8 @@ let package = Package(
       name: "RefrainTUI",
       dependencies: ["RefrainCore", "RefrainSession", "RefrainArt", "CNcursesw", "CTUIShims"]),
     // The desktop front ends of the session: MPRIS 2 on the session bus.
-    .target(name: "RefrainDesktop", dependencies: ["RefrainCore", "RefrainSession", "CMPRIS"]),
+    .target(
+      name: "RefrainDesktop", dependencies: ["RefrainCore", "RefrainSession", "CMPRISLoader"]),
     .target(
       name: "RefrainConfig",
       dependencies: [

@@ -57,7 +57,7 @@ static char *valid_copy(const char *text) {
   return text != NULL && g_utf8_validate(text, -1, NULL) ? g_strdup(text) : g_strdup("");
 }
 
-void refrain_mpris_notify(refrain_mpris *server, const char *summary, const char *body,
+void mpris_notify(refrain_mpris *server, const char *summary, const char *body,
                           const char *icon) {
   g_mutex_lock(&server->lock);
   if (server->alive) {

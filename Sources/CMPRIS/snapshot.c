@@ -14,7 +14,7 @@ void mpris_server_unref(refrain_mpris *server) {
   if (server->building) g_variant_builder_clear(&server->builder);
   refrain_mpris_request *request;
   while ((request = g_queue_pop_head(&server->requests)) != NULL) {
-    refrain_mpris_request_clear(request);
+    mpris_request_clear(request);
     g_free(request);
   }
   if (server->metadata) g_variant_unref(server->metadata);
@@ -45,15 +45,15 @@ void mpris_post(refrain_mpris *server, refrain_mpris_request_kind kind, int64_t 
   (void)written;  // a full pipe already wakes the reader
 }
 
-int refrain_mpris_wake_fd(const refrain_mpris *server) { return server->wake_read; }
+int mpris_wake_fd(const refrain_mpris *server) { return server->wake_read; }
 
-void refrain_mpris_drain_wake(refrain_mpris *server) {
+void mpris_drain_wake(refrain_mpris *server) {
   char scratch[64];
   while (read(server->wake_read, scratch, sizeof scratch) > 0) {
   }
 }
 
-int refrain_mpris_take(refrain_mpris *server, refrain_mpris_request *request) {
+int mpris_take(refrain_mpris *server, refrain_mpris_request *request) {
   g_mutex_lock(&server->lock);
   refrain_mpris_request *head = g_queue_pop_head(&server->requests);
   g_mutex_unlock(&server->lock);
@@ -63,7 +63,7 @@ int refrain_mpris_take(refrain_mpris *server, refrain_mpris_request *request) {
   return 1;
 }
 
-void refrain_mpris_request_clear(refrain_mpris_request *request) {
+void mpris_request_clear(refrain_mpris_request *request) {
   g_free(request->text);
   request->text = NULL;
 }
@@ -125,7 +125,7 @@ const char *mpris_loop_name(int32_t loop) {
   return loop >= 0 && loop < 3 ? mpris_loop_names[loop] : mpris_loop_names[0];
 }
 
-void refrain_mpris_set_player(refrain_mpris *server, refrain_mpris_player player) {
+void mpris_set_player(refrain_mpris *server, refrain_mpris_player player) {
   GVariantBuilder changed;
   g_variant_builder_init(&changed, G_VARIANT_TYPE("a{sv}"));
   gboolean any = FALSE;
@@ -167,7 +167,7 @@ void refrain_mpris_set_player(refrain_mpris *server, refrain_mpris_player player
   }
 }
 
-void refrain_mpris_set_position(refrain_mpris *server, int64_t position_us, int32_t advancing,
+void mpris_set_position(refrain_mpris *server, int64_t position_us, int32_t advancing,
                                 int64_t limit_us) {
   int64_t now = g_get_monotonic_time();
   g_mutex_lock(&server->lock);
@@ -178,13 +178,13 @@ void refrain_mpris_set_position(refrain_mpris *server, int64_t position_us, int3
   g_mutex_unlock(&server->lock);
 }
 
-void refrain_mpris_emit_seeked(refrain_mpris *server, int64_t position_us) {
+void mpris_emit_seeked(refrain_mpris *server, int64_t position_us) {
   send_signal(server, NULL, position_us);
 }
 
 // MARK: - Metadata
 
-void refrain_mpris_metadata_begin(refrain_mpris *server) {
+void mpris_metadata_begin(refrain_mpris *server) {
   if (server->building) g_variant_builder_clear(&server->builder);
   g_variant_builder_init(&server->builder, G_VARIANT_TYPE("a{sv}"));
   server->building = TRUE;
@@ -195,18 +195,18 @@ static gboolean usable(refrain_mpris *server, const char *key, const char *value
          g_utf8_validate(value, -1, NULL);
 }
 
-void refrain_mpris_metadata_add_path(refrain_mpris *server, const char *key, const char *path) {
+void mpris_metadata_add_path(refrain_mpris *server, const char *key, const char *path) {
   if (!usable(server, key, path) || !g_variant_is_object_path(path)) return;
   g_variant_builder_add(&server->builder, "{sv}", key, g_variant_new_object_path(path));
 }
 
-void refrain_mpris_metadata_add_string(refrain_mpris *server, const char *key,
+void mpris_metadata_add_string(refrain_mpris *server, const char *key,
                                        const char *value) {
   if (!usable(server, key, value)) return;
   g_variant_builder_add(&server->builder, "{sv}", key, g_variant_new_string(value));
 }
 
-void refrain_mpris_metadata_add_strings(refrain_mpris *server, const char *key,
+void mpris_metadata_add_strings(refrain_mpris *server, const char *key,
                                         const char *joined) {
   if (!usable(server, key, joined)) return;
   char **items = g_strsplit(joined, "\x1f", -1);
@@ -215,12 +215,12 @@ void refrain_mpris_metadata_add_strings(refrain_mpris *server, const char *key,
   g_strfreev(items);
 }
 
-void refrain_mpris_metadata_add_int64(refrain_mpris *server, const char *key, int64_t value) {
+void mpris_metadata_add_int64(refrain_mpris *server, const char *key, int64_t value) {
   if (!server->building || key == NULL || !g_utf8_validate(key, -1, NULL)) return;
   g_variant_builder_add(&server->builder, "{sv}", key, g_variant_new_int64(value));
 }
 
-void refrain_mpris_metadata_commit(refrain_mpris *server) {
+void mpris_metadata_commit(refrain_mpris *server) {
   if (!server->building) return;
   server->building = FALSE;
   GVariant *metadata = g_variant_ref_sink(g_variant_builder_end(&server->builder));

@@ -121,7 +121,7 @@ static gpointer run(gpointer data) {
   return NULL;
 }
 
-refrain_mpris *refrain_mpris_start(const char *name, const char *fallback_name) {
+refrain_mpris *mpris_start(const char *name, const char *fallback_name) {
   int fds[2];
   if (pipe(fds) != 0) return NULL;
   for (int index = 0; index < 2; index++) {
@@ -160,7 +160,7 @@ static gboolean quit_loop(gpointer data) {
 
 static void release(gpointer data) { mpris_server_unref(data); }
 
-void refrain_mpris_stop(refrain_mpris *server) {
+void mpris_stop(refrain_mpris *server) {
   g_mutex_lock(&server->lock);
   if (server->alive) {
     g_atomic_int_inc(&server->refs);

@@ -80,3 +80,25 @@ def test_installed_binary_opens_home_on_the_demo_catalog(installed, tmp_path):
         assert "Refrain · demo" in screen
     finally:
         tui.close()
+
+
+def test_installed_binary_finds_its_mpris_plugin(installed, tmp_path):
+    """The plugin is installed in PREFIX/lib/refrain; the installed player is on the bus."""
+    from test_mpris import BUS_NAME, Bus, wait_for
+
+    assert (installed.parent.parent / "lib" / "refrain" / "librefrain-mpris.so").is_file()
+    bus = Bus(tmp_path / "dbus")
+    track = installed.parent.parent / "share" / "refrain" / "demo" / "tracks" / "one-umbrella.mp3"
+    env = dict(clean_env(tmp_path), DBUS_SESSION_BUS_ADDRESS=bus.address)
+    proc = subprocess.Popen([str(installed), "play", str(track), "--output", "null", "--duration", "20"],
+                            env=env, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: BUS_NAME in bus.names(), "the installed Refrain on the bus")
+        assert bus.playerctl("status") == "Playing"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        bus.close()
+    log = (tmp_path / "state" / "refrain" / "refrain.log").read_text()
+    assert "MPRIS off" not in log, log

@@ -450,7 +450,8 @@ def test_without_a_bus_the_player_runs_without_complaint(refrain_bin, song, tmp_
 
 def test_with_no_bus_announced_glib_is_not_started(refrain_bin, song, tmp_path):
     """No DBUS_SESSION_BUS_ADDRESS and no $XDG_RUNTIME_DIR/bus (an SSH login): one log line,
-    and not even the MPRIS thread is started."""
+    not even the MPRIS thread is started, and GIO, GObject and GLib are never mapped (they
+    come only with the MPRIS plugin)."""
     env = {k: v for k, v in os.environ.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
     home = tmp_path / "home"
     proc = play_headless(refrain_bin, home, env, "--duration", "1.5", str(song))
@@ -459,12 +460,39 @@ def test_with_no_bus_announced_glib_is_not_started(refrain_bin, song, tmp_path):
         threads = [(Path(f"/proc/{proc.pid}/task") / t / "comm").read_text().strip()
                    for t in os.listdir(f"/proc/{proc.pid}/task")]
         assert "refrain-mpris" not in threads, threads
+        maps = Path(f"/proc/{proc.pid}/maps").read_text()
+        for library in ("libgio-2.0", "libgobject-2.0", "libglib-2.0", "librefrain-mpris"):
+            assert library not in maps, f"{library} is mapped though MPRIS never started"
     finally:
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and err == "", err
     log = (home / "state" / "refrain" / "refrain.log").read_text()
     lines = [line for line in log.splitlines() if "MPRIS" in line]
     assert len(lines) == 1 and "MPRIS off: no session bus" in lines[0], log
+
+
+def test_a_bus_loads_the_plugin_and_glib_with_it(player):
+    maps = Path(f"/proc/{player.pid()}/maps").read_text()
+    assert "librefrain-mpris.so" in maps and "libgio-2.0" in maps, "MPRIS runs without its plugin?"
+
+
+def test_a_refrain_without_its_plugin_plays_and_logs_why(refrain_bin, bus, song, tmp_path):
+    """A binary copied somewhere without librefrain-mpris.so: MPRIS is off with one log line
+    naming the places looked at, and the track plays to the end."""
+    alone = tmp_path / "bin" / "refrain"
+    alone.parent.mkdir()
+    shutil.copy2(refrain_bin, alone)
+    home = tmp_path / "home"
+    proc = play_headless(alone, home, bus.env, "--duration", "1.5", "--events", str(song))
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and err == "", err
+    events = [json.loads(line)["event"] for line in out.splitlines()]
+    assert events[0] == "start" and events[-1] == "end", events
+    assert not any(name.startswith(BUS_NAME) for name in bus.names())
+    log = (home / "state" / "refrain" / "refrain.log").read_text()
+    lines = [line for line in log.splitlines() if "MPRIS" in line]
+    assert len(lines) == 1 and "MPRIS off: the MPRIS plugin is missing" in lines[0], log
+    assert str(alone.parent / "librefrain-mpris.so") in lines[0], lines[0]
 
 
 def test_without_a_bus_the_full_screen_player_says_nothing(refrain_bin, song, tmp_path):

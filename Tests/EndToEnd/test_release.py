@@ -94,6 +94,15 @@ def test_the_release_binary_does_not_load_libcurl_at_start(release):
     assert not any(name.startswith("libcurl") for name in libraries), libraries
 
 
+def test_the_release_binary_leaves_glib_to_the_mpris_plugin(release):
+    """GIO, GObject and GLib come only with librefrain-mpris.so, which needs no Swift runtime."""
+    libraries = needed(release)
+    assert not any(name.startswith(("libgio", "libgobject", "libglib")) for name in libraries), libraries
+    plugin = needed(release.parent / "librefrain-mpris.so")
+    assert "libgio-2.0.so.0" in plugin, plugin
+    assert not any("swift" in name for name in plugin), plugin
+
+
 @contextlib.contextmanager
 def playing(release: Path, home: Path, track: Path):
     """The release player in tmux, playing `track`."""

@@ -1,4 +1,4 @@
-import CGLib
+import CGcrypt
 import Foundation
 
 /// Last.fm's request signature (`api_sig`): the MD5 of the signed parameters, sorted by
@@ -23,14 +23,30 @@ package enum LastFMSignature {
     return signed.map { $0.key + $0.value }.joined() + secret
   }
 
-  /// The MD5 of `text`'s UTF-8 bytes as 32 lowercase hex digits (GLib's checksum).
+  /// The MD5 of `text`'s UTF-8 bytes as 32 lowercase hex digits (libgcrypt's digest).
   package static func md5Hex(_ text: String) -> String {
+    _ = gcryptReady
     let bytes = Array(text.utf8)
-    let digest = bytes.withUnsafeBufferPointer { buffer in
-      g_compute_checksum_for_data(G_CHECKSUM_MD5, buffer.baseAddress, gsize(buffer.count))
+    var digest = [UInt8](repeating: 0, count: 16)
+    digest.withUnsafeMutableBytes { output in
+      bytes.withUnsafeBytes { input in
+        gcry_md_hash_buffer(
+          Int32(GCRY_MD_MD5.rawValue), output.baseAddress, input.baseAddress, input.count)
+      }
     }
-    guard let digest else { return "" }
-    defer { g_free(digest) }
-    return String(cString: digest)
+    let hex = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(32)
+    for byte in digest {
+      text.append(hex[Int(byte >> 4)])
+      text.append(hex[Int(byte & 0xF)])
+    }
+    return String(decoding: text, as: UTF8.self)
   }
+
+  /// libgcrypt asks to be initialised (gcry_check_version) before its first use; done once.
+  private static let gcryptReady: Bool = {
+    _ = gcry_check_version(nil)
+    return true
+  }()
 }

@@ -1,8 +1,8 @@
-import CMPRIS
+import CMPRISLoader
 import Foundation
 
 /// The MPRIS endpoint on the session bus: CMPRIS's D-Bus thread, its property snapshot and
-/// its request queue (see `Sources/CMPRIS/include/refrain_mpris.h`).
+/// its request queue (see `Sources/CMPRISLoader/include/refrain_mpris.h`).
 ///
 /// Every call returns at once: the setters copy under a mutex and leave the signals to the
 /// D-Bus thread, which also answers every `Get` (`Position` included) without this thread.
@@ -20,6 +20,13 @@ public final class MPRISBus: MPRISEndpoint {
   }
 
   deinit { stop() }
+
+  /// Why the MPRIS plugin (librefrain-mpris.so) cannot be used, or `nil` once it is loaded.
+  public static func pluginProblem() -> String? {
+    var reason = [CChar](repeating: 0, count: 1024)
+    if refrain_mpris_load(&reason, UInt(reason.count)) != 0 { return nil }
+    return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
 
   public var wakeFileDescriptor: Int32 { server.map { refrain_mpris_wake_fd($0) } ?? -1 }
 

@@ -68,6 +68,10 @@ public final class MPRISServer {
           + "$XDG_RUNTIME_DIR/bus is absent)")
       return nil
     }
+    if let problem = MPRISBus.pluginProblem() {
+      log("MPRIS off: \(problem)")
+      return nil
+    }
     guard
       let bus = MPRISBus(name: busName, fallbackName: instanceName(pid: getpid()))
     else {

@@ -1,8 +1,14 @@
 #ifndef REFRAIN_MPRIS_H
 #define REFRAIN_MPRIS_H
-// MPRIS 2 over GDBus, behind a narrow table of calls (after cmus's op.h). The parts:
-// thread.c (the D-Bus thread), object.c (the exported object), snapshot.c (what the player's
-// thread sets, and the requests it takes).
+// MPRIS 2 over GDBus, behind a narrow table of calls (after cmus's op.h).
+//
+// The server is a plugin, librefrain-mpris.so (Sources/CMPRIS: thread.c the D-Bus thread,
+// object.c the exported object, snapshot.c what the player's thread sets and the requests it
+// takes, notify.c track notifications). It alone links GIO, GObject and GLib, so a Refrain
+// that never starts MPRIS (no session bus, `desktop.mpris = false`, a scan, `refrain ctl`)
+// never maps them. CMPRISLoader opens the plugin on the first refrain_mpris_load or
+// refrain_mpris_start, from the directory of the running binary or ../lib/refrain beside it,
+// and each call below forwards to the plugin's table.
 //
 // The server owns one thread with its own GMainContext: it connects to the session bus,
 // owns the bus name, exports /org/mpris/MediaPlayer2 and answers every Get from a snapshot
@@ -92,10 +98,14 @@ typedef struct refrain_mpris_player {
   int32_t can_seek;
 } refrain_mpris_player;
 
+/// Opens the plugin once; 1 when it is there, else 0 with why in `reason` (when not NULL).
+int refrain_mpris_load(char *reason, unsigned long size);
+
 /// Starts the D-Bus thread, which owns `name`, or `fallback_name` when `name` is taken.
 ///
-/// Returns at once; the outcome arrives as a CONNECTED or UNAVAILABLE request. NULL only
-/// when the process is out of descriptors or threads.
+/// Returns at once; the outcome arrives as a CONNECTED or UNAVAILABLE request. NULL when
+/// the plugin did not load (refrain_mpris_load says why) or the process is out of
+/// descriptors or threads.
 refrain_mpris *refrain_mpris_start(const char *name, const char *fallback_name);
 
 /// Stops the server: the D-Bus thread leaves the bus and ends on its own; nothing waits for
@@ -126,11 +136,11 @@ void refrain_mpris_set_position(
 /// Emits Player.Seeked with the new position.
 void refrain_mpris_emit_seeked(refrain_mpris *server, int64_t position_us);
 
-/// Starts building a new Metadata value (the player's thread only).
 /// Shows a desktop notification (org.freedesktop.Notifications) that replaces the last one:
 /// `icon` is an image file's path, or empty. Returns at once; no answer is waited for.
 void refrain_mpris_notify(refrain_mpris *server, const char *summary, const char *body,
                           const char *icon);
+/// Starts building a new Metadata value (the player's thread only).
 void refrain_mpris_metadata_begin(refrain_mpris *server);
 /// Adds an object path (left out unless it is a valid path).
 void refrain_mpris_metadata_add_path(refrain_mpris *server, const char *key, const char *path);
@@ -142,5 +152,38 @@ void refrain_mpris_metadata_add_strings(refrain_mpris *server, const char *key, 
 void refrain_mpris_metadata_add_int64(refrain_mpris *server, const char *key, int64_t value);
 /// Replaces Metadata with what was built, and signals it.
 void refrain_mpris_metadata_commit(refrain_mpris *server);
+
+
+/// The version of refrain_mpris_api; a plugin of another version is not used.
+#define REFRAIN_MPRIS_API_VERSION 1
+
+/// The plugin's calls, one per function above (the plugin's only exported symbol,
+/// refrain_mpris_plugin_api, returns it).
+typedef struct refrain_mpris_api {
+  int version;
+  refrain_mpris *(*start)(const char *name, const char *fallback_name);
+  void (*stop)(refrain_mpris *server);
+  int (*wake_fd)(const refrain_mpris *server);
+  void (*drain_wake)(refrain_mpris *server);
+  int (*take)(refrain_mpris *server, refrain_mpris_request *request);
+  void (*request_clear)(refrain_mpris_request *request);
+  void (*set_player)(refrain_mpris *server, refrain_mpris_player player);
+  void (*set_position)(refrain_mpris *server, int64_t position_us, int32_t advancing,
+                       int64_t limit_us);
+  void (*emit_seeked)(refrain_mpris *server, int64_t position_us);
+  void (*notify)(refrain_mpris *server, const char *summary, const char *body,
+                 const char *icon);
+  void (*metadata_begin)(refrain_mpris *server);
+  void (*metadata_add_path)(refrain_mpris *server, const char *key, const char *path);
+  void (*metadata_add_string)(refrain_mpris *server, const char *key, const char *value);
+  void (*metadata_add_strings)(refrain_mpris *server, const char *key, const char *joined);
+  void (*metadata_add_int64)(refrain_mpris *server, const char *key, int64_t value);
+  void (*metadata_commit)(refrain_mpris *server);
+} refrain_mpris_api;
+
+/// The name of the plugin's table function, for dlsym.
+#define REFRAIN_MPRIS_PLUGIN_SYMBOL "refrain_mpris_plugin_api"
+/// The plugin's file name.
+#define REFRAIN_MPRIS_PLUGIN_FILE "librefrain-mpris.so"
 
 #endif
