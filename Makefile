@@ -16,7 +16,8 @@ run: release
 # scripts/make-order-file; a stale list is a `make bench` warning) and packs the
 # relocations (DT_RELR). The bench binary shares the compile flags, so building it does
 # not recompile everything. MPRIS is a plugin beside the binary (librefrain-mpris.so): only
-# it links GIO, so a start without a session bus maps none of GLib.
+# it links GIO, so a start without a session bus maps none of GLib. Listening rooms run in
+# refrain-room, a second binary beside refrain: only it links Hummingbird and SwiftNIO.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 LAYOUT := -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/refrain.order -Xlinker --no-warn-symbol-ordering \
 	-Xlinker --no-export-dynamic
@@ -25,6 +26,7 @@ release:
 	@scripts/install-deps build
 	@SWIFT=$(SWIFT) scripts/check-curl-loader
 	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain
+	$(SWIFT) build $(RELEASE) --product refrain-room
 	scripts/build-mpris-plugin .build/release release
 	@if nm -D --defined-only .build/release/refrain | grep -q ' curl_easy_init$$'; then \
 	  patchelf --remove-needed libcurl.so.4 .build/release/refrain; fi
@@ -34,8 +36,8 @@ order-file: fixtures release
 	@scripts/install-deps profile
 	scripts/with-test-pulse scripts/make-order-file
 
-# Installs the release binary, its MPRIS plugin and the demo catalog: PREFIX/bin,
-# PREFIX/lib/refrain, PREFIX/share/refrain.
+# Installs the release binary, its MPRIS plugin, refrain-room and the demo catalog:
+# PREFIX/bin, PREFIX/lib/refrain, PREFIX/share/refrain.
 PREFIX ?= /usr/local
 install: release
 	scripts/install-refrain .build/release/refrain $(DESTDIR)$(PREFIX)

@@ -5,13 +5,18 @@ let package = Package(
   name: "Refrain",
   platforms: [.macOS(.v14)],
   products: [
-    .executable(name: "refrain", targets: ["refrain"])
+    .executable(name: "refrain", targets: ["refrain"]),
+    // Listening rooms, in a process of their own: `refrain room serve` and a member's link.
+    .executable(name: "refrain-room", targets: ["refrain-room"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    // Listening rooms only (refrain-room): the server, and a member's WebSocket client.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
   ],
   targets: [
     // C libraries, each behind a thin system-library wrapper.
@@ -61,6 +66,24 @@ let package = Package(
     // The desktop front ends of the session: MPRIS 2 on the session bus.
     .target(
       name: "RefrainDesktop", dependencies: ["RefrainCore", "RefrainSession", "CMPRISLoader"]),
+    // Tags for the scan and the room server: the fast ID3 reader, then the decoder.
+    .target(name: "RefrainTags", dependencies: ["RefrainAudio", "RefrainCatalog"]),
+    // Listening rooms: the server (Hummingbird) and a member's link (its WebSocket client).
+    .target(
+      name: "RefrainRoom",
+      dependencies: [
+        "RefrainCore", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+      ]),
+    .executableTarget(
+      name: "refrain-room",
+      dependencies: [
+        "RefrainRoom", "RefrainCore", "RefrainCatalog", "RefrainTags",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/RefrainRoomTool"),
     .target(
       name: "RefrainConfig",
       dependencies: [
@@ -72,7 +95,7 @@ let package = Package(
       name: "refrain",
       dependencies: [
         "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
-        "RefrainConfig", "RefrainArt", "RefrainDesktop",
+        "RefrainConfig", "RefrainArt", "RefrainDesktop", "RefrainTags",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ]
@@ -107,6 +130,7 @@ let package = Package(
     .testTarget(
       name: "RefrainDesktopTests",
       dependencies: ["RefrainDesktop", "RefrainSession", "RefrainCore", "RefrainTestSupport"]),
+    .testTarget(name: "RefrainRoomTests", dependencies: ["RefrainRoom", "RefrainCore"]),
     .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],

@@ -2,27 +2,31 @@ import Foundation
 import RefrainAudio
 import RefrainCatalog
 
-/// Reads tags for `refrain scan`: the fast pure-Swift reader first, the decoder when needed.
+/// Reads tags for `refrain scan` and the room server's library: the fast pure-Swift reader
+/// first, the decoder when needed.
 ///
 /// ``ID3TagReader`` reads only the tag and the first frames. When it cannot find the audio,
 /// or the file is variable-bitrate without a frame count (so only a full scan gives the
 /// length), `MP3Decoder` opens and scans the file; its tags fill any gap. With `exact`, every
 /// file goes through the decoder, which also proves each file decodes.
-struct AudioTagReader: TagReader {
+public struct AudioTagReader: TagReader {
   /// Whether every file is scanned by the decoder.
-  var exact = false
+  public var exact: Bool
 
-  func readTags(atPath path: String) throws -> LocalTrackInfo {
+  /// Creates a reader; `exact` sends every file through the decoder.
+  public init(exact: Bool = false) { self.exact = exact }
+
+  public func readTags(atPath path: String) throws -> LocalTrackInfo {
     try readStampedTags(atPath: path).0
   }
 
   /// The tags, with the size and modification time ``ID3TagReader`` saw when it read them.
-  func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
+  public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     let (fast, stamp) = (try? ID3TagReader().readStampedTags(atPath: path)) ?? (nil, nil)
     return try complete(fast, stamp, path: path)
   }
 
-  func readStampedTags(atPath path: String, descriptor: Int32) throws
+  public func readStampedTags(atPath path: String, descriptor: Int32) throws
     -> (LocalTrackInfo, FileStamp?)
   {
     let reader = ID3TagReader()

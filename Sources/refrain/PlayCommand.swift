@@ -48,22 +48,7 @@ struct PlayCommand: ParsableCommand {
 
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
-    let audioOutput: any AudioOutput
-    switch output {
-    case .pulse:
-      do {
-        try PulseOutput.probe()
-      } catch {
-        Self.fail("\(error)", events: events)
-        throw ExitCode(3)
-      }
-      audioOutput = PulseOutput(
-        bufferTarget: RefrainConfiguration().bufferTarget(environment: environment))
-    case .null:
-      audioOutput = NullOutput()
-    case .wav(let path):
-      audioOutput = WavOutput(path: path)
-    }
+    let audioOutput = try output.make(events: events, environment: environment)
     RefrainLogging.bootstrap(environment: environment)
     let loaded = RefrainConfiguration.load(environment: environment)
     let logger = Logger(label: "refrain.play")
@@ -126,4 +111,24 @@ enum PlayOutput: ExpressibleByArgument, Equatable {
   }
 
   static var allValueStrings: [String] { ["pulse", "null", "wav:PATH"] }
+
+  /// The output, once PulseAudio answers (else one line on stderr, an `error` event with
+  /// `events`, and exit status 3).
+  func make(events: Bool, environment: [String: String]) throws -> any AudioOutput {
+    switch self {
+    case .pulse:
+      do {
+        try PulseOutput.probe()
+      } catch {
+        PlayCommand.fail("\(error)", events: events)
+        throw ExitCode(3)
+      }
+      return PulseOutput(
+        bufferTarget: RefrainConfiguration().bufferTarget(environment: environment))
+    case .null:
+      return NullOutput()
+    case .wav(let path):
+      return WavOutput(path: path)
+    }
+  }
 }

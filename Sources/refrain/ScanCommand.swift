@@ -3,6 +3,7 @@ import Foundation
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainTags
 
 /// `refrain scan`: indexes MP3 folders into the local library.
 struct ScanCommand: ParsableCommand {

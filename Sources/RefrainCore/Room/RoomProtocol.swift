@@ -1,0 +1,48 @@
+/// The fixed numbers of the listening-room protocol, version 1 (docs/room-protocol.md).
+public enum RoomProtocol {
+  /// The protocol version a `hello` names and `welcome` answers.
+  public static let version = 1
+  /// The largest frame accepted; a larger one closes the connection (1009).
+  public static let maxFrameBytes = 65_536
+  /// The longest chat message, in characters, after cleaning.
+  public static let chatMaxCharacters = 500
+  /// Chat messages a member may send within ``chatWindow``.
+  public static let chatBurst = 5
+  /// The window of the chat rate, in seconds.
+  public static let chatWindow = 5.0
+  /// Frames of any kind a member may send within ``floodWindow`` before it is disconnected.
+  public static let floodFrames = 100
+  /// The window of the flood guard, in seconds.
+  public static let floodWindow = 5.0
+  /// The chat messages a member sees about a track when it joins or the track starts.
+  public static let historyLimit = 50
+  /// Seconds a connection may take to send `hello`.
+  public static let helloTimeout = 10.0
+  /// The longest display name, in characters, after cleaning.
+  public static let nameMaxCharacters = 32
+  /// The default heartbeat interval, in seconds.
+  public static let defaultHeartbeat = 5.0
+
+  /// Whether `name` may name a room: 1 to 64 characters of `A–Z a–z 0–9 . _ -`.
+  public static func isValidRoomName(_ name: String) -> Bool {
+    guard (1...64).contains(name.utf8.count) else { return false }
+    return name.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "-"):
+        return true
+      default:
+        return false
+      }
+    }
+  }
+
+  /// A display name as others see it: cleaned like chat, trimmed, cut to
+  /// ``nameMaxCharacters``; `nil` when nothing is left.
+  public static func cleanName(_ name: String) -> String? {
+    let cleaned = TerminalSanitizer.clean(name).trimmingCharacters(in: .whitespaces)
+    guard !cleaned.isEmpty else { return nil }
+    return String(cleaned.prefix(nameMaxCharacters))
+  }
+}

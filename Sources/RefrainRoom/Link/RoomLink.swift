@@ -1,0 +1,292 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import NIOSSL
+import RefrainCore
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `refrain-room link`: one member's connection to a room, for a Refrain player in another
+/// process.
+///
+/// It relays the room's messages to stdout and the player's requests from stdin, one JSON
+/// object per line, and looks after what does not need the player: `hello` on each
+/// connection, answering heartbeats, estimating the room clock's offset from the
+/// monotonic clock the player also reads (`CLOCK_MONOTONIC`, so the estimate holds across
+/// the two processes), and reconnecting with backoff when the server goes away. What it
+/// adds to the stream, besides the server's messages:
+///
+/// - `{"type":"link","state":"connected"|"lost"|"refused",…}`
+/// - `{"type":"offset","offset_ms":…,"rtt_ms":…}` after each clock probe.
+public struct RoomLink: Sendable {
+  /// Where and as whom to join.
+  public struct Options: Sendable {
+    /// `ws://HOST:PORT/rooms/NAME` or `wss://…`.
+    public var url: String
+    public var token: String
+    public var name: String
+
+    public init(url: String, token: String, name: String) {
+      self.url = url
+      self.token = token
+      self.name = name
+    }
+  }
+
+  private let options: Options
+  private let lines: LineQueue
+  private let output: LineWriter
+
+  public init(options: Options) {
+    self.options = options
+    lines = LineQueue()
+    output = LineWriter()
+  }
+
+  /// Seconds between reconnection attempts: 0.5, 1, 2, 4, then 8.
+  static func backoff(attempt: Int) -> Double { min(8, 0.5 * pow(2, Double(max(0, attempt - 1)))) }
+
+  /// Runs until stdin closes or the server refuses the member; the exit status.
+  public func run() async -> Int32 {
+    let lines = self.lines
+    Thread.detachNewThread {
+      while let line = readLine(strippingNewline: true) { lines.push(line) }
+      lines.close()
+    }
+    var failures = 0
+    let url = Self.withToken(options.url, token: options.token)
+    var tls: TLSConfiguration?
+    if options.url.lowercased().hasPrefix("wss://") { tls = .makeClientConfiguration() }
+    var logger = Logger(label: "refrain-room-link")
+    logger.logLevel = .critical
+    var configuration = WebSocketClientConfiguration()
+    configuration.maxFrameSize = 1 << 20
+    configuration.autoPing = .disabled
+    while !lines.isClosed {
+      let session = LinkSession(name: options.name, lines: lines, output: output)
+      do {
+        _ = try await WebSocketClient.connect(
+          url: url, configuration: configuration, tlsConfiguration: tls, logger: logger
+        ) { inbound, outbound, _ in
+          try await session.serve(inbound: inbound, outbound: outbound)
+        }
+        if session.joined { failures = 0 }
+        if lines.isClosed { return 0 }
+        failures += 1
+        lost("the room server closed the connection", retryIn: Self.backoff(attempt: failures))
+      } catch {
+        if session.joined { failures = 0 }
+        if lines.isClosed { return 0 }
+        if !session.connected, let refusal = await Self.refusal(options.url, token: options.token) {
+          output.write(object: ["type": "link", "state": "refused", "reason": refusal])
+          return 2
+        }
+        failures += 1
+        lost("room lost: \(Self.describe(error))", retryIn: Self.backoff(attempt: failures))
+      }
+      try? await Task.sleep(nanoseconds: UInt64(Self.backoff(attempt: failures) * 1e9))
+    }
+    return 0
+  }
+
+  private func lost(_ reason: String, retryIn: Double) {
+    output.write(object: ["type": "link", "state": "lost", "reason": reason, "retry_in": retryIn])
+  }
+
+  /// The room URL with the token as a query parameter.
+  static func withToken(_ url: String, token: String) -> String {
+    let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token
+    return url + (url.contains("?") ? "&" : "?") + "token=" + encoded
+  }
+
+  /// Why the server refused the upgrade, when it did: a wrong token (401) or a room that
+  /// cannot exist (404), asked again over plain HTTP since the WebSocket client does not say.
+  static func refusal(_ url: String, token: String) async -> String? {
+    guard var components = URLComponents(string: url) else { return "not a room URL: \(url)" }
+    components.scheme = components.scheme?.lowercased() == "wss" ? "https" : "http"
+    components.queryItems = [URLQueryItem(name: "token", value: token)]
+    guard let probe = components.url else { return nil }
+    var request = URLRequest(url: probe, timeoutInterval: 5)
+    request.httpMethod = "GET"
+    guard let (_, response) = try? await URLSession.shared.data(for: request),
+      let status = (response as? HTTPURLResponse)?.statusCode
+    else { return nil }
+    switch status {
+    case 401:
+      return "the room server refused the token (HTTP 401): check --token or REFRAIN_ROOM_TOKEN"
+    case 404:
+      return "no such room at \(url) (HTTP 404): a room name is 1 to 64 of A-Z a-z 0-9 . _ -"
+    default: return nil
+    }
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    let text = "\(error)"
+    if text.contains("connectTimeout") || text.contains("connection refused")
+      || text.contains("Connection refused")
+    {
+      return "cannot reach the room server"
+    }
+    return TerminalSanitizer.clean(String(text.prefix(200)))
+  }
+}
+
+/// One connection: hello, the relay both ways, heartbeats and clock probes.
+final class LinkSession: @unchecked Sendable {
+  private let name: String
+  private let lines: LineQueue
+  private let output: LineWriter
+  private let lock = NSLock()
+  private var _connected = false
+  private var _joined = false
+  private var estimator = ClockOffsetEstimator()
+
+  init(name: String, lines: LineQueue, output: LineWriter) {
+    self.name = name
+    self.lines = lines
+    self.output = output
+  }
+
+  /// Whether the upgrade succeeded.
+  var connected: Bool { lock.withLock { _connected } }
+  /// Whether the server welcomed the member.
+  var joined: Bool { lock.withLock { _joined } }
+
+  /// The member's clock, ms (CLOCK_MONOTONIC, as the player's).
+  static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
+  }
+
+  func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    lock.withLock { _connected = true }
+    output.write(object: ["type": "link", "state": "connected"])
+    try await outbound.write(
+      .text(RoomRequest.hello(protocolVersion: RoomProtocol.version, name: name).json))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      // The player's requests.
+      group.addTask { [lines] in
+        while let line = await lines.next() {
+          let trimmed = line.trimmingCharacters(in: .whitespaces)
+          if trimmed.isEmpty { continue }
+          try await outbound.write(.text(trimmed))
+        }
+        try await outbound.close(.normalClosure, reason: "the player left")
+      }
+      // Clock probes: a burst of 8 on joining, then 4 every 30 s.
+      group.addTask {
+        var probe = 0
+        while !Task.isCancelled {
+          let burst = probe == 0 ? 8 : 4
+          for _ in 0..<burst {
+            probe += 1
+            try await outbound.write(.text(RoomRequest.time(id: probe, t0: Self.now()).json))
+            try await Task.sleep(nanoseconds: 40_000_000)
+          }
+          try await Task.sleep(nanoseconds: 30_000_000_000)
+        }
+      }
+      group.addTask { [self] in
+        for try await message in inbound.messages(maxSize: 1 << 20) {
+          guard case .text(let text) = message else { continue }
+          switch RoomEvent.parse(text) {
+          case .time(_, let t0, let server)?:
+            let offset = lock.withLock { () -> (Double, Double)? in
+              estimator.add(t0: t0, server: server, t3: Self.now())
+              guard let offset = estimator.offset, let trip = estimator.roundTrip else {
+                return nil
+              }
+              return (offset, trip)
+            }
+            if let (offset, trip) = offset {
+              output.write(object: ["type": "offset", "offset_ms": offset, "rtt_ms": trip])
+            }
+          case .heartbeat?:
+            try await outbound.write(.text(RoomRequest.alive.json))
+          case .welcome?:
+            lock.withLock { _joined = true }
+            output.write(line: text)
+          default:
+            output.write(line: text)
+          }
+        }
+      }
+      // The first task to end (the server closed, or stdin did) ends the connection.
+      _ = try await group.next()
+      group.cancelAll()
+    }
+  }
+}
+
+/// Lines from stdin, taken one at a time by whichever connection is current.
+final class LineQueue: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
+  private var waiter: CheckedContinuation<String?, Never>?
+  private var closed = false
+
+  var isClosed: Bool { lock.withLock { closed && lines.isEmpty } }
+
+  func push(_ line: String) {
+    let waiting: CheckedContinuation<String?, Never>? = lock.withLock {
+      if let waiter {
+        self.waiter = nil
+        return waiter
+      }
+      lines.append(line)
+      return nil
+    }
+    waiting?.resume(returning: line)
+  }
+
+  func close() {
+    let waiting: CheckedContinuation<String?, Never>? = lock.withLock {
+      closed = true
+      defer { waiter = nil }
+      return waiter
+    }
+    waiting?.resume(returning: nil)
+  }
+
+  /// The next line, or `nil` once stdin is closed and every line was taken.
+  func next() async -> String? {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready: String?? = lock.withLock {
+          if !lines.isEmpty { return .some(lines.removeFirst()) }
+          if closed { return .some(nil) }
+          waiter = continuation
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      let waiting: CheckedContinuation<String?, Never>? = lock.withLock {
+        defer { waiter = nil }
+        return waiter
+      }
+      waiting?.resume(returning: nil)
+    }
+  }
+}
+
+/// Writes whole lines to stdout, one writer at a time.
+final class LineWriter: @unchecked Sendable {
+  private let lock = NSLock()
+
+  func write(line: String) {
+    lock.withLock {
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+  }
+
+  func write(object: [String: Any]) {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    else { return }
+    write(line: String(decoding: data, as: UTF8.self))
+  }
+}

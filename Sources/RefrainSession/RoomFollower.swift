@@ -1,0 +1,220 @@
+import Foundation
+import RefrainCore
+
+/// Keeps a session on a listening room: it reads the room's messages (relayed by
+/// `refrain-room link`), plays what the room plays, and keeps what the listener *hears*
+/// (the audible clock) on the room's position.
+///
+/// The room state says: at room-clock time `at`, track T was at position P. With the
+/// offset between the room clock and this process's monotonic clock (estimated by the link
+/// from `time` probes), the follower knows where the room is now; every check compares that
+/// with the audible position and corrects with ``RoomSync``. Everything runs on the
+/// session's thread; `now` is injected (seconds on the monotonic clock).
+public final class RoomFollower {
+  /// Something the front end may show.
+  public enum Update: Equatable, Sendable {
+    case joined(RoomWelcome)
+    case members([RoomMember])
+    case queue
+    case state(RoomPlayback)
+    case history(track: String?, messages: [RoomChat])
+    case chat(RoomChat)
+    case notice(String)
+    case error(code: RoomErrorCode, message: String)
+    /// The link connected, lost the room (with why and when it retries), or was refused.
+    case link(state: String, reason: String?)
+    /// A correction was made: the error (s, audible minus room) and what was done.
+    case corrected(error: Double, action: RoomSync.Correction)
+  }
+
+  public private(set) var welcome: RoomWelcome?
+  public private(set) var members: [RoomMember] = []
+  public private(set) var queue: [RoomQueueEntry] = []
+  public private(set) var current: Int?
+  public private(set) var state: RoomPlayback?
+  /// The chat about the current track: its history, then what arrived since.
+  public private(set) var chat: [RoomChat] = []
+  /// Room clock minus this process's monotonic clock, ms.
+  public private(set) var offset: Double?
+  /// The smallest round trip of the clock probes, ms.
+  public private(set) var roundTrip: Double?
+  /// The last measured error, s: audible position minus the room's.
+  public private(set) var lastError: Double?
+  /// Whether the link is connected.
+  public private(set) var connected = false
+
+  private let session: Session
+  private let trackURL: (String) -> URL?
+  private let now: () -> Double
+  private let sync: RoomSync
+  private var loadedEntry: Int?
+  private var settleUntil = -Double.infinity
+
+  /// How often the audible position is checked while playing, s.
+  public static let checkInterval = 0.25
+  /// How long a correction is left to settle before the next check, s.
+  public static let settleTime = 0.6
+
+  /// Follows the room for `session`; `trackURL` turns a library path into the URL the
+  /// player streams it from.
+  public init(
+    session: Session, trackURL: @escaping (String) -> URL?, now: @escaping () -> Double,
+    sync: RoomSync = RoomSync()
+  ) {
+    self.session = session
+    self.trackURL = trackURL
+    self.now = now
+    self.sync = sync
+  }
+
+  /// The room clock now (ms), once the offset is known.
+  public var roomNow: Double? { offset.map { now() * 1000 + $0 } }
+
+  /// Reads one line from the link and acts on it.
+  public func receive(line: String) -> [Update] {
+    if let link = Self.linkLine(line) { return receiveLink(link) }
+    guard let event = RoomEvent.parse(line) else { return [] }
+    switch event {
+    case .welcome(let welcome):
+      self.welcome = welcome
+      return [.joined(welcome)]
+    case .members(let members):
+      self.members = members
+      return [.members(members)]
+    case .queue(let entries, let current):
+      queue = entries
+      self.current = current
+      return [.queue]
+    case .state(let playback):
+      state = playback
+      var updates: [Update] = [.state(playback)]
+      updates += follow()
+      return updates
+    case .history(let track, let messages):
+      chat = messages
+      return [.history(track: track, messages: messages)]
+    case .chat(let message):
+      if message.track == state?.path {
+        chat.append(message)
+        if chat.count > RoomProtocol.historyLimit * 4 {
+          chat.removeFirst(chat.count - RoomProtocol.historyLimit)
+        }
+      }
+      return [.chat(message)]
+    case .notice(let text):
+      return [.notice(text)]
+    case .error(let code, let message, _):
+      return [.error(code: code, message: message)]
+    case .library, .time, .heartbeat:
+      return []
+    }
+  }
+
+  /// Seconds until ``check()`` is due; `nil` when nothing plays.
+  public func nextCheck() -> Double? {
+    guard let state, state.entry != nil, offset != nil else { return nil }
+    guard state.playing || session.player.state == .playing else { return nil }
+    return max(0.01, max(settleUntil - now(), 0) + (settleUntil > now() ? 0 : Self.checkInterval))
+  }
+
+  /// Compares what is heard with the room and corrects it.
+  public func check() -> [Update] {
+    guard let state, let roomNow, state.entry == loadedEntry, state.entry != nil else {
+      return follow()
+    }
+    if now() < settleUntil { return [] }
+    let player = session.player
+    if !state.playing {
+      if player.state == .playing { session.playback.pause() }
+      return []
+    }
+    if player.state == .paused { session.playback.resume() }
+    // The audible clock has not started yet (the start, a seek): look again soon.
+    guard player.state == .playing, player.delay(untilPosition: 0) != nil else { return [] }
+    let expected = state.position(atRoomClock: roomNow)
+    let audible = player.position
+    lastError = audible - expected
+    if let duration = state.duration, expected >= duration - 0.05 { return [] }
+    let correction = sync.correction(audible: audible, expected: expected)
+    switch correction {
+    case .none:
+      return []
+    case .step(let delta):
+      session.playback.seek(to: max(0, audible + delta))
+    case .seek(let target):
+      session.playback.seek(to: target)
+    }
+    settleUntil = now() + Self.settleTime
+    return [.corrected(error: audible - expected, action: correction)]
+  }
+
+  /// Plays, pauses or stops to match the room state (the track and whether it plays).
+  private func follow() -> [Update] {
+    guard let state, let roomNow else { return [] }
+    guard let entry = state.entry, let path = state.path else {
+      if loadedEntry != nil {
+        loadedEntry = nil
+        session.playback.stop()
+      }
+      return []
+    }
+    if entry != loadedEntry {
+      guard let url = trackURL(path) else { return [] }
+      let info = queue.first { $0.entry == entry }
+      let track = Track(
+        id: "room:\(entry)", location: url, title: info?.title ?? path, artist: info?.artist,
+        album: info?.album, duration: info?.duration ?? state.duration)
+      loadedEntry = entry
+      let position = state.position(atRoomClock: roomNow)
+      if state.playing {
+        session.playback.playAll([track], startAt: 0, position: position)
+      } else {
+        session.playback.restore([track], startAt: 0, position: position)
+      }
+      settleUntil = now() + Self.settleTime
+      return []
+    }
+    if !state.playing {
+      if session.player.state == .playing || session.player.state == .loading {
+        session.playback.pause()
+      }
+      if abs(session.player.position - state.position) > sync.tolerance {
+        session.playback.seek(to: state.position)
+      }
+      return []
+    }
+    if session.player.state == .paused { session.playback.resume() }
+    settleUntil = -Double.infinity
+    return check()
+  }
+
+  /// The link's own lines: `{"type":"link",…}` and `{"type":"offset",…}`.
+  private func receiveLink(_ line: [String: Any]) -> [Update] {
+    switch line["type"] as? String {
+    case "offset":
+      let first = offset == nil
+      offset = (line["offset_ms"] as? NSNumber)?.doubleValue
+      roundTrip = (line["rtt_ms"] as? NSNumber)?.doubleValue
+      return first ? follow() : []
+    case "link":
+      let state = line["state"] as? String ?? "?"
+      connected = state == "connected"
+      if state != "connected" { offset = nil }
+      return [.link(state: state, reason: line["reason"] as? String)]
+    default:
+      return []
+    }
+  }
+
+  private static func linkLine(_ line: String) -> [String: Any]? {
+    guard
+      line.hasPrefix("{\"type\":\"link\"") || line.hasPrefix("{\"offset_ms\"")
+        || line.contains("\"type\":\"offset\"") || line.contains("\"type\":\"link\"")
+    else { return nil }
+    guard
+      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      let type = object["type"] as? String, type == "link" || type == "offset"
+    else { return nil }
+    return object
+  }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import RefrainAudio
+import RefrainConfig
+import RefrainCore
+
+/// `refrain room`: listening rooms. The server and the WebSocket link run in
+/// `refrain-room`, installed beside `refrain`, so the player never loads them.
+struct RoomCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "room",
+    abstract: "Listen together: serve a room, or join one without the full-screen player.",
+    subcommands: [RoomServeCommand.self, RoomJoinCommand.self])
+
+  /// `refrain-room` beside this binary, or in ../lib/refrain (an installed Refrain).
+  static func helper() throws -> String {
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let folder = binary.deletingLastPathComponent()
+    let places = [
+      folder.appendingPathComponent("refrain-room").path,
+      folder.appendingPathComponent("../lib/refrain/refrain-room").standardizedFileURL.path,
+    ]
+    for place in places where FileManager.default.isExecutableFile(atPath: place) { return place }
+    throw ValidationError(
+      "listening rooms need refrain-room, which is not installed beside refrain (looked in "
+        + places.joined(separator: " and ") + "); run make install")
+  }
+}
+
+/// `refrain room serve`: runs `refrain-room serve` in this process's place.
+struct RoomServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve listening rooms and share the MP3s of library folders.",
+    discussion: """
+      Prints one JSON line when it listens: {"event":"listening","url":"ws://…","token":"…"}. \
+      Members join ws://HOST:PORT/rooms/NAME with the token (docs/rooms.md).
+      """)
+
+  @Option(name: .long, help: "HOST:PORT to listen on.")
+  var listen = "127.0.0.1:7700"
+
+  @Option(name: .long, help: "A folder of MP3s to share (repeatable).")
+  var library: [String] = []
+
+  @Flag(name: .long, help: "Only the first member (the host) controls playback and the queue.")
+  var hostOnly = false
+
+  @Option(name: .long, help: "Seconds between heartbeats.")
+  var heartbeat: Double?
+
+  func run() throws {
+    let helper = try RoomCommand.helper()
+    var arguments = [helper, "serve", "--listen", listen]
+    for folder in library { arguments += ["--library", folder] }
+    if hostOnly { arguments.append("--host-only") }
+    if let heartbeat { arguments += ["--heartbeat", String(heartbeat)] }
+    let argv = arguments.map { strdup($0) } + [nil]
+    execv(helper, argv)
+    throw ValidationError("cannot run \(helper): \(String(cString: strerror(errno)))")
+  }
+}
+
+/// `refrain room join`: a headless room member.
+struct RoomJoinCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "join",
+    abstract: "Join a listening room without the full-screen player.",
+    discussion: """
+      With --events, stdout carries one JSON object per line (joined, member, chat, start, \
+      position, line, end, sync, notice, room_lost, error) and stdin takes commands: \
+      chat TEXT, queue add TRACK, queue remove N, play, play N, pause, seek SEC, next, quit.
+      """)
+
+  @Argument(help: "The room: ws://HOST:PORT/rooms/NAME (or wss://…).")
+  var url: String
+
+  @Option(help: "The server's token (or REFRAIN_ROOM_TOKEN).")
+  var token: String?
+
+  @Option(help: "The name the others see (default: $USER).")
+  var name: String?
+
+  @Option(help: "Audio output: pulse, null or wav:PATH.")
+  var output: PlayOutput = .pulse
+
+  @Flag(help: "Print JSON events on stdout and read commands from stdin.")
+  var events = false
+
+  func validate() throws {
+    let lower = url.lowercased()
+    guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://"), url.contains("/rooms/") else {
+      throw ValidationError("a room is ws://HOST:PORT/rooms/NAME or wss://…, not '\(url)'")
+    }
+  }
+
+  func run() throws {
+    let environment = ProcessInfo.processInfo.environment
+    guard let token = token ?? environment["REFRAIN_ROOM_TOKEN"], !token.isEmpty else {
+      throw ValidationError("a room needs its token: --token T or REFRAIN_ROOM_TOKEN")
+    }
+    let helper = try RoomCommand.helper()
+    let audioOutput = try output.make(events: events, environment: environment)
+    RefrainLogging.bootstrap(environment: environment)
+    let member = HeadlessRoomMember(
+      helper: helper, url: url, token: token,
+      name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
+      output: audioOutput, events: events)
+    let status = member.run()
+    if status != 0 { throw ExitCode(status) }
+  }
+}

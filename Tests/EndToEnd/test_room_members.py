@@ -1,0 +1,256 @@
+"""Refrain players in a listening room: `refrain room join` members of a real
+`refrain room serve`, on one machine.
+
+Two or three headless members join one room. What one does (queue a track and play it,
+seek, chat) reaches the others as a user would notice it: the same track starts for all at
+the same position, a seek moves everyone, chat arrives, and a member who joins late sees the
+history. A wrong token is refused in one line, and when the server is killed the members
+play on, say the room is lost, and come back when it returns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from room_harness import RoomServer, Track, make_library
+
+TIDE = Track("Long/Slow Tide.mp3", "Slow Tide", "Jun", "Long", 40, 330)
+SHORT = Track("Short/Two Notes.mp3", "Two Notes", "Mina", "Short", 6, 550)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory) -> Path:
+    return make_library(tmp_path_factory.mktemp("room-members") / "lib", [TIDE, SHORT])
+
+
+class JoinedMember:
+    """`refrain room join URL --output null --events`, its events read by a thread."""
+
+    def __init__(self, binary: Path, home: Path, url: str, token: str, name: str) -> None:
+        for sub in ("data", "config", "state", "cache"):
+            (home / sub).mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, LANG="C.UTF-8", XDG_DATA_HOME=str(home / "data"),
+                   XDG_CONFIG_HOME=str(home / "config"), XDG_STATE_HOME=str(home / "state"),
+                   XDG_CACHE_HOME=str(home / "cache"), REFRAIN_LRCLIB_URL="http://127.0.0.1:9",
+                   REFRAIN_ROOM_TOKEN=token)
+        self.proc = subprocess.Popen(
+            [str(binary), "room", "join", url, "--name", name, "--output", "null", "--events"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+        self.events: queue.Queue = queue.Queue()
+        self.seen: list[dict] = []
+        self.stderr: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            try:
+                self.events.put((time.monotonic(), json.loads(line)))
+            except ValueError:
+                self.events.put((time.monotonic(), {"event": "not-json", "line": line}))
+
+    def _read_err(self) -> None:
+        for line in self.proc.stderr:
+            self.stderr.append(line)
+
+    def send(self, command: str) -> None:
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+
+    def wait(self, what: str, check=lambda e: True, timeout: float = 15) -> dict:
+        """The next event named `what` that passes `check`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                _, event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            self.seen.append(event)
+            if event.get("event") == what and check(event):
+                return event
+        tail = [e.get("event") for e in self.seen[-15:]]
+        raise AssertionError(f"no {what} event within {timeout} s; last events {tail}; "
+                             f"stderr {''.join(self.stderr)[-500:]}")
+
+    def position_now(self, timeout: float = 5) -> tuple[float, float]:
+        """(arrival time, position) of the first `position` event that arrives from now on."""
+        asked = time.monotonic()
+        deadline = asked + timeout
+        while time.monotonic() < deadline:
+            try:
+                at, event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            self.seen.append(event)
+            if event.get("event") == "position" and at >= asked:
+                return at, event["t"]
+        raise AssertionError("no position event")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(5)
+            except (BrokenPipeError, subprocess.TimeoutExpired, ValueError):
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@pytest.fixture
+def room(refrain_bin, library, tmp_path):
+    server = RoomServer(refrain_bin, tmp_path / "server", [library], heartbeat=1)
+    server.start()
+    members: list[JoinedMember] = []
+
+    def join(name: str, token: str | None = None) -> JoinedMember:
+        member = JoinedMember(refrain_bin, tmp_path / name, server.url + "/rooms/friday",
+                              server.token if token is None else token, name)
+        members.append(member)
+        return member
+
+    yield server, join
+    for member in members:
+        member.close()
+    if server.running():
+        server.stop()
+
+
+def aligned_positions(a: JoinedMember, b: JoinedMember) -> float:
+    """How far apart two members' positions are, compared at the same moment."""
+    at_a, pos_a = a.position_now()
+    at_b, pos_b = b.position_now()
+    return abs((pos_a + (at_b - at_a)) - pos_b)
+
+
+def test_a_track_queued_and_played_by_one_member_plays_for_all_and_a_seek_moves_all(room):
+    server, join = room
+    mina, jun = join("Mina"), join("Jun")
+    for member in (mina, jun):
+        member.wait("joined")
+    mina.send(f"queue add {TIDE.path}")
+    jun.wait("queue", lambda e: any(x["path"] == TIDE.path for x in e["entries"]))
+    mina.send("play")
+    for member in (mina, jun):
+        start = member.wait("start")
+        assert start["file"] == TIDE.title
+    # Both hear the track at the same position (each on its own null output's clock).
+    time.sleep(1.0)
+    assert aligned_positions(mina, jun) < 0.25
+    jun.send("seek 25")
+    for member in (mina, jun):
+        member.wait("state", lambda e: e["playing"] and abs(e["position"] - 25) < 0.01)
+        member.wait("position", lambda e: 24.5 <= e["t"] <= 27.5, timeout=10)
+    time.sleep(0.6)
+    assert aligned_positions(mina, jun) < 0.25
+    notices = [e["text"] for e in mina.seen if e.get("event") == "notice"]
+    assert "Jun moved to 0:25" in notices, notices
+
+
+def test_a_member_who_joins_mid_track_starts_at_the_right_second(room):
+    server, join = room
+    mina = join("Mina")
+    mina.wait("joined")
+    mina.send(f"queue add {TIDE.path}")
+    mina.send("play")
+    mina.wait("start")
+    time.sleep(3.0)
+    late = join("Late")
+    start = late.wait("start")
+    assert start["file"] == TIDE.title
+    at, position = late.position_now()
+    assert 2.5 <= position <= 6.0, position
+    assert aligned_positions(mina, late) < 0.25
+
+
+def test_chat_reaches_the_others_and_a_late_joiner_sees_the_history(room):
+    server, join = room
+    mina, jun = join("Mina"), join("Jun")
+    for member in (mina, jun):
+        member.wait("joined")
+    mina.send(f"queue add {SHORT.path}")
+    mina.send("play")
+    jun.wait("start")
+    hostile = "nice \x1b]52;c;aGk=\x07bridge \x1b[31mhere"
+    mina.send(f"chat {hostile}")
+    chat = jun.wait("chat")
+    assert chat["from"] == "Mina" and chat["track"] == SHORT.path
+    assert chat["text"] == "nice bridge here", chat
+    late = join("Late")
+    history = late.wait("history", lambda e: e["messages"])
+    assert [m["text"] for m in history["messages"]] == ["nice bridge here"]
+
+
+def test_a_wrong_token_is_refused_in_one_line(room, refrain_bin, tmp_path):
+    server, join = room
+    intruder = join("Intruder", token="not-the-token")
+    assert intruder.proc.wait(20) == 2
+    err = "".join(intruder.stderr) if intruder.stderr else intruder.proc.stderr.read()
+    time.sleep(0.2)
+    err = "".join(intruder.stderr)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "refused the token" in lines[0], err
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class FixedPortServer(RoomServer):
+    """A room server that always listens on the same port, so it can come back."""
+
+    def __init__(self, *args, port: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fixed_port = port
+
+    def argv(self) -> list[str]:
+        argv = super().argv()
+        argv[argv.index("127.0.0.1:0")] = f"127.0.0.1:{self.fixed_port}"
+        return argv
+
+
+def test_members_play_on_when_the_server_dies_and_come_back_when_it_returns(refrain_bin, library, tmp_path):
+    server = FixedPortServer(refrain_bin, tmp_path / "server", [library], heartbeat=1, port=free_port())
+    server.start()
+    url = server.url + "/rooms/friday"
+    mina = JoinedMember(refrain_bin, tmp_path / "mina", url, server.token, "Mina")
+    jun = JoinedMember(refrain_bin, tmp_path / "jun", url, server.token, "Jun")
+    try:
+        for member in (mina, jun):
+            member.wait("joined")
+        mina.send(f"queue add {TIDE.path}")
+        mina.send("play")
+        for member in (mina, jun):
+            member.wait("start")
+        server.kill()
+        for member in (mina, jun):
+            member.wait("room_lost")
+        # Still playing: positions keep coming and keep moving.
+        _, first = mina.position_now()
+        time.sleep(1.0)
+        _, later = mina.position_now()
+        assert later > first + 0.5, (first, later)
+        server.start()
+        for member in (mina, jun):
+            member.wait("joined", timeout=20)
+        # The new server's room is empty: a new play reaches both again.
+        jun.send(f"queue add {SHORT.path}")
+        jun.send("play")
+        for member in (mina, jun):
+            member.wait("start", lambda e: e["file"] == SHORT.title)
+    finally:
+        mina.close()
+        jun.close()
+        if server.running():
+            server.stop()

@@ -1,0 +1,146 @@
+import Foundation
+import RefrainCore
+import RefrainTestSupport
+import XCTest
+
+@testable import RefrainSession
+
+/// A room member's session follows the room: it plays the room's track at the room's
+/// position, pauses and seeks with it, and corrects what it hears with a step or a seek.
+final class RoomFollowerTests: XCTestCase {
+  /// A monotonic clock the test moves (seconds).
+  private final class Clock: @unchecked Sendable {
+    var now = 100.0
+  }
+
+  private var player: FakePlayer!
+  private var session: Session!
+  private var clock: Clock!
+  private var follower: RoomFollower!
+
+  override func setUp() {
+    player = FakePlayer()
+    session = Session(player: player, lyricsLoader: { _ in .notFound(reasons: ["none"]) })
+    clock = Clock()
+    let clock = self.clock!
+    follower = RoomFollower(
+      session: session,
+      trackURL: { URL(string: "http://127.0.0.1:7700/library/\($0)?token=t") },
+      now: { clock.now })
+  }
+
+  private func receive(_ event: RoomEvent) -> [RoomFollower.Update] {
+    follower.receive(line: event.json)
+  }
+
+  /// The room clock reads 5,000 ms when this process's clock reads 100 s.
+  private func knowOffset() {
+    _ = follower.receive(line: #"{"offset_ms":-95000,"rtt_ms":0.2,"type":"offset"}"#)
+  }
+
+  private let entry = RoomQueueEntry(
+    entry: 1,
+    track: RoomLibraryTrack(path: "a.mp3", title: "A", artist: "B", album: nil, duration: 60),
+    addedBy: "Mina")
+
+  private func playing(at position: Double, roomTime: Double) -> RoomPlayback {
+    RoomPlayback(
+      entry: 1, path: "a.mp3", duration: 60, playing: true, position: position, at: roomTime)
+  }
+
+  func testNothingPlaysUntilTheOffsetIsKnownThenItStartsWhereTheRoomIs() {
+    _ = receive(.queue(entries: [entry], current: 1))
+    // The state says the track started at room time 2,000; the room clock is now 5,000.
+    _ = receive(.state(playing(at: 0, roomTime: 2_000)))
+    XCTAssertTrue(
+      player.played.isEmpty, "without the offset the member cannot know where the room is")
+    knowOffset()
+    let plays = player.calls.compactMap { call -> (Track, Double)? in
+      if case .play(let track, let start) = call { return (track, start) }
+      return nil
+    }
+    guard let (track, start) = plays.first, plays.count == 1 else {
+      return XCTFail("nothing played: \(player.calls)")
+    }
+    XCTAssertEqual(start, 3.0, accuracy: 1e-9, "joining mid-track starts at the right second")
+    XCTAssertEqual(track.location.absoluteString, "http://127.0.0.1:7700/library/a.mp3?token=t")
+    XCTAssertEqual(track.title, "A")
+  }
+
+  func testASmallErrorIsSteppedALargeOneSeekedATinyOneLeft() {
+    knowOffset()
+    _ = receive(.queue(entries: [entry], current: 1))
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
+    player.setState(.playing)
+    // Past the settling time: the room is at 2.0 s.
+    clock.now += 2.0
+    player.position = 2.004
+    XCTAssertEqual(follower.check(), [], "4 ms is within tolerance")
+    player.position = 2.080
+    let stepped = follower.check()
+    XCTAssertEqual(player.lastSeek ?? -1, 2.0, accuracy: 1e-9)
+    guard case .corrected(let error, .step)? = stepped.first else { return XCTFail("\(stepped)") }
+    XCTAssertEqual(error, 0.080, accuracy: 1e-9)
+    // Within the settling time, nothing more is done.
+    player.position = 9
+    XCTAssertEqual(follower.check(), [])
+    clock.now += RoomFollower.settleTime
+    let seeked = follower.check()
+    guard case .corrected(_, .seek(let target))? = seeked.first else { return XCTFail("\(seeked)") }
+    XCTAssertEqual(target, 2.0 + RoomFollower.settleTime, accuracy: 1e-9)
+  }
+
+  func testPauseAndSeekFromTheRoomReachThePlayer() {
+    knowOffset()
+    _ = receive(.queue(entries: [entry], current: 1))
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
+    player.setState(.playing)
+    clock.now += 1
+    _ = receive(
+      .state(
+        RoomPlayback(entry: 1, path: "a.mp3", duration: 60, playing: false, position: 1, at: 6_000))
+    )
+    XCTAssertEqual(
+      Array(player.calls.suffix(2)), [.pause, .seek(1)], "paused where the room paused")
+    _ = receive(
+      .state(
+        RoomPlayback(entry: 1, path: "a.mp3", duration: 60, playing: false, position: 30, at: 6_500)
+      ))
+    XCTAssertEqual(player.lastSeek, 30)
+    _ = receive(.state(.stopped(at: 7_000)))
+    XCTAssertEqual(player.calls.last, .stop)
+  }
+
+  func testChatHistoryAndMembersAreKeptForTheCurrentTrack() {
+    knowOffset()
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    let old = RoomChat(id: 1, track: "a.mp3", from: "Mina", member: "m1", text: "first", sentAt: 0)
+    _ = receive(.history(track: "a.mp3", messages: [old]))
+    let new = RoomChat(id: 2, track: "a.mp3", from: "Jun", member: "m2", text: "second", sentAt: 0)
+    let elsewhere = RoomChat(
+      id: 3, track: "b.mp3", from: "Jun", member: "m2", text: "other", sentAt: 0)
+    XCTAssertEqual(receive(.chat(new)), [.chat(new)])
+    _ = receive(.chat(elsewhere))
+    XCTAssertEqual(follower.chat.map(\.text), ["first", "second"])
+    let members = [RoomMember(id: "m1", name: "Mina", host: true)]
+    XCTAssertEqual(receive(.members(members)), [.members(members)])
+  }
+
+  func testLosingTheLinkKeepsPlayingAndForgetsTheOffset() {
+    knowOffset()
+    _ = receive(.queue(entries: [entry], current: 1))
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    player.setState(.playing)
+    let updates = follower.receive(
+      line:
+        #"{"reason":"room lost: cannot reach the room server","retry_in":0.5,"state":"lost","type":"link"}"#
+    )
+    XCTAssertEqual(
+      updates, [.link(state: "lost", reason: "room lost: cannot reach the room server")])
+    XCTAssertNil(follower.offset)
+    XCTAssertEqual(player.state, .playing, "the member plays on")
+    XCTAssertFalse(player.calls.contains(.stop))
+  }
+}
