@@ -34,6 +34,8 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
   public var lineIndex: Int?
   /// Why the last track was skipped.
   public var lastError: String?
+  /// The listening room the player is in, when it is in one.
+  public var room: RoomStatus?
 
   /// Creates a status from a playback snapshot and the lyrics being followed.
   public init(snapshot: PlaybackSnapshot, lyrics: LyricTimeline?, pane: String? = nil) {
@@ -68,6 +70,7 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     case state, position, volume, shuffle, `repeat`, pane, track, artist, album, duration, line
     case lineIndex = "line_index"
     case lastError = "last_error"
+    case room
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -87,6 +90,42 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     try container.encodeIfPresent(line, forKey: .line)
     try container.encodeIfPresent(lineIndex, forKey: .lineIndex)
     try container.encodeIfPresent(lastError, forKey: .lastError)
+    try container.encodeIfPresent(room, forKey: .room)
+  }
+}
+
+/// A listening room in `ctl status`: its name, who is there, the room clock's offset and
+/// the last sync error measured (audible position minus the room's, ms).
+public struct RoomStatus: Sendable, Equatable, Encodable {
+  public var name: String
+  public var members: [String]
+  public var offsetMs: Double?
+  public var syncErrorMs: Double?
+  public var connected: Bool
+
+  public init(
+    name: String, members: [String], offsetMs: Double?, syncErrorMs: Double?, connected: Bool
+  ) {
+    self.name = name
+    self.members = members
+    self.offsetMs = offsetMs
+    self.syncErrorMs = syncErrorMs
+    self.connected = connected
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, members, connected
+    case offsetMs = "offset_ms"
+    case syncErrorMs = "sync_error_ms"
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(members, forKey: .members)
+    try container.encode(offsetMs.map { ($0 * 10).rounded() / 10 }, forKey: .offsetMs)
+    try container.encode(syncErrorMs.map { ($0 * 10).rounded() / 10 }, forKey: .syncErrorMs)
+    try container.encode(connected, forKey: .connected)
   }
 }
 

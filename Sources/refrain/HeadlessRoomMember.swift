@@ -9,16 +9,16 @@ import RefrainSession
 final class HeadlessRoomMember {
   private let engine: PlayerEngine
   private let session: Session
-  private let follower: RoomFollower
-  private let link: Process
-  private let toLink: FileHandle
-  private let fromLink: Int32
+  private let helper: String
+  private let url: String
+  private let token: String
+  private let name: String
+  private var link: RoomLinkProcess!
+  private var follower: RoomFollower { link.follower }
   private let events: Bool
   private let loop = PollLoop()
-  private var linkBuffer = [UInt8]()
   private var stdinBuffer = [UInt8]()
   private var stdinOpen: Bool
-  private var linkOpen = true
   private var done = false
   private var status: Int32 = 0
   private var nextPositionEvent = 0.0
@@ -32,28 +32,16 @@ final class HeadlessRoomMember {
     engine = PlayerEngine(output: output)
     let sources = LyricsLoading.makeLoader()
     session = Session(player: engine, lyricsLoader: { await sources($0) })
-    let base = Self.libraryBase(url)
-    follower = RoomFollower(
-      session: session,
-      trackURL: { path in base.flatMap { Self.trackURL(base: $0, path: path, token: token) } },
-      now: { MonotonicClock.now })
-    link = Process()
-    link.executableURL = URL(fileURLWithPath: helper)
-    link.arguments = ["link", url, "--token", token, "--name", name]
-    let input = Pipe()
-    let outputPipe = Pipe()
-    link.standardInput = input
-    link.standardOutput = outputPipe
-    toLink = input.fileHandleForWriting
-    fromLink = outputPipe.fileHandleForReading.fileDescriptor
-    _ = fcntl(fromLink, F_SETFL, fcntl(fromLink, F_GETFL) | O_NONBLOCK)
+    self.helper = helper
+    self.url = url
+    self.token = token
+    self.name = name
   }
 
   /// Runs until `quit`, stdin closing, or the server refusing the member; the exit status.
   func run() -> Int32 {
-    signal(SIGPIPE, SIG_IGN)
     do {
-      try link.run()
+      link = try RoomLinkProcess(helper: helper, url: url, token: token, name: name, session: session)
     } catch {
       fail("cannot start refrain-room: \(error)")
       return 1
@@ -65,7 +53,7 @@ final class HeadlessRoomMember {
     loop.watch(session.wakeFileDescriptor) { [unowned self] in session.drainInbox() }
     loop.watch(
       { [unowned self] in
-        linkOpen ? [pollfd(fd: fromLink, events: Int16(POLLIN), revents: 0)] : []
+        link.isOpen ? [pollfd(fd: link.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)] : []
       }, handler: { [unowned self] _ in readLink() })
     loop.watch(
       { [unowned self] in
@@ -75,7 +63,7 @@ final class HeadlessRoomMember {
       guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
       tick()
     }
-    if link.isRunning { link.terminate() }
+    link.stop()
     engine.shutdown()
     return status
   }
@@ -115,35 +103,18 @@ final class HeadlessRoomMember {
   // MARK: - The link
 
   private func readLink() {
-    var chunk = [UInt8](repeating: 0, count: 16_384)
-    while true {
-      let count = read(fromLink, &chunk, chunk.count)
-      if count > 0 {
-        linkBuffer.append(contentsOf: chunk[0..<count])
-        continue
-      }
-      if count == 0 {
-        linkOpen = false
-        linkEnded()
-      }
-      break
-    }
-    while let newline = linkBuffer.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = String(decoding: linkBuffer[..<newline], as: UTF8.self)
-      linkBuffer.removeSubrange(...newline)
+    for line in link.readLines() {
       for update in follower.receive(line: line) { show(update) }
     }
-  }
-
-  private func linkEnded() {
-    link.waitUntilExit()
-    if link.terminationStatus != 0, status == 0 { status = link.terminationStatus }
-    done = true
+    if !link.isOpen {
+      if let exit = link.exitStatus, exit != 0, status == 0 { status = exit }
+      done = true
+    }
   }
 
   private func send(_ request: RoomRequest) {
-    guard linkOpen else { return warn("not connected to the room") }
-    toLink.write(Data((request.json + "\n").utf8))
+    guard link.isOpen else { return warn("not connected to the room") }
+    link.send(request)
   }
 
   // MARK: - What the member sees
@@ -329,27 +300,5 @@ final class HeadlessRoomMember {
 
   private func fail(_ message: String) {
     PlayCommand.fail(message, events: events)
-  }
-
-  // MARK: - URLs
-
-  /// `http(s)://HOST:PORT` of a room URL.
-  static func libraryBase(_ room: String) -> URL? {
-    guard var components = URLComponents(string: room) else { return nil }
-    components.scheme = components.scheme?.lowercased() == "wss" ? "https" : "http"
-    components.path = ""
-    components.query = nil
-    return components.url
-  }
-
-  /// The URL a library track streams from.
-  static func trackURL(base: URL, path: String, token: String) -> URL? {
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: "?#%;")
-    let encoded = path.split(separator: "/", omittingEmptySubsequences: false)
-      .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }
-      .joined(separator: "/")
-    let query = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token
-    return URL(string: base.absoluteString + "/library/" + encoded + "?token=" + query)
   }
 }

@@ -24,6 +24,24 @@ struct StartCommand: ParsableCommand {
   @Option(help: "The control socket for `refrain ctl` (default: $XDG_RUNTIME_DIR/refrain/socket).")
   var socket: String?
 
+  @Option(help: "Join a listening room: ws://HOST:PORT/rooms/NAME (docs/rooms.md).")
+  var room: String?
+
+  @Option(help: "The room server's token (or REFRAIN_ROOM_TOKEN).")
+  var token: String?
+
+  @Option(help: "The name others see in the room (default: $USER).")
+  var name: String?
+
+  func validate() throws {
+    if let room {
+      let lower = room.lowercased()
+      guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://"), room.contains("/rooms/") else {
+        throw ValidationError("--room is ws://HOST:PORT/rooms/NAME or wss://…, not '\(room)'")
+      }
+    }
+  }
+
   func run() throws {
     let environment = ProcessInfo.processInfo.environment
     RefrainLogging.bootstrap(environment: environment)
@@ -103,7 +121,27 @@ struct StartCommand: ParsableCommand {
       handle.seekToEndOfFile()
       dup2(handle.fileDescriptor, STDERR_FILENO)
     }
-    app.restoreSession()
+    var link: RoomLinkProcess?
+    if let room {
+      guard let token = token ?? environment["REFRAIN_ROOM_TOKEN"], !token.isEmpty else {
+        throw ValidationError("a room needs its token: --token T or REFRAIN_ROOM_TOKEN")
+      }
+      do {
+        link = try RoomLinkProcess(
+          helper: try RoomCommand.helper(), url: room, token: token,
+          name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
+          session: session)
+      } catch let error as ValidationError {
+        throw error
+      } catch {
+        throw ValidationError("cannot join the room: \(error)")
+      }
+      app.room = link
+      app.handle(.show(.room))
+    } else {
+      // In a room, the room decides what plays; alone, the last session comes back.
+      app.restoreSession()
+    }
     let loop = MainLoop(app: app, player: engine)
     loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
     let mpris = DesktopFrontEnds.startMPRIS(
@@ -129,6 +167,7 @@ struct StartCommand: ParsableCommand {
     // what keeps them.
     app.saveSessionAndWait()
     mpris?.stop()
+    link?.stop()
     // A listen just counted is written before the process ends; sending can wait for the
     // next run (the queue is in the library).
     scrobbling?.finish()

@@ -254,3 +254,52 @@ def test_members_play_on_when_the_server_dies_and_come_back_when_it_returns(refr
         jun.close()
         if server.running():
             server.stop()
+
+
+def test_the_full_screen_member_shows_the_room_and_its_chat_without_escape_sequences(room, refrain_bin, tmp_path):
+    """`refrain --room URL` in tmux: the Room pane shows who is there, the queue and the
+    chat; a hostile message reaches the screen as plain text, and none of its escape
+    sequences reach the terminal; `ctl status` has a room object and `ctl chat` sends."""
+    from test_tui import TUI
+
+    server, join = room
+    mina = join("Mina")
+    mina.wait("joined")
+    tui = TUI(refrain_bin, tmp_path / "tui", "room")
+    try:
+        tui.env["REFRAIN_ROOM_TOKEN"] = server.token
+        tui.start("--output", "null", "--room", server.url + "/rooms/friday", "--name", "Jun")
+        tui.wait_text("Room friday · 2 members", timeout=15)
+        mina.send(f"queue add {TIDE.path}")
+        mina.send("play")
+        tui.wait_text("Slow Tide", timeout=15)
+        hostile = "look \x1b]0;pwned\x07at \x1b[2Jthis \x1b]52;c;aGk=\x07bridge"
+        mina.send(f"chat {hostile}")
+        screen = tui.wait_text("Mina: look at this bridge", timeout=10)
+        assert "pwned" not in screen
+        written = tui.bytes_log.read_bytes()
+        for sequence in (b"\x1b]0;", b"\x1b]52;", b"aGk="):
+            assert sequence not in written, f"{sequence!r} reached the terminal"
+        # Typing in the Room pane sends a message; Mina hears it.
+        tui.type("hello room")
+        tui.keys("Enter")
+        said = mina.wait("chat", lambda e: e["from"] == "Jun")
+        assert said["text"] == "hello room"
+        # The control socket: the room in the status, and chat.
+        env = tui.run_env()
+        status = json.loads(subprocess.run([str(refrain_bin), "ctl", "status"], env=env, capture_output=True,
+                                           text=True, timeout=10).stdout)
+        assert status["room"]["name"] == "friday", status
+        assert sorted(status["room"]["members"]) == ["Jun", "Mina"], status
+        assert status["room"]["connected"] is True
+        done = subprocess.run([str(refrain_bin), "ctl", "chat", "from the socket"], env=env,
+                              capture_output=True, text=True, timeout=10)
+        assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+        assert mina.wait("chat", lambda e: e["text"] == "from the socket")["from"] == "Jun"
+        # A pause key in the full-screen player pauses the room for everyone.
+        tui.keys("4")
+        tui.wait_text("Room friday · 2 members")
+        tui.keys("Space")
+        mina.wait("state", lambda e: e["playing"] is False)
+    finally:
+        tui.close()

@@ -107,7 +107,7 @@ final class AppLayoutTests: XCTestCase {
         | K         move the entry up                          |
         | 1         Home pane                                  |
         | 2         Search pane                                |
-        | … 33 more: refrain keys                              |
+        | … 34 more: refrain keys                              |
         +------------------------------------------------------+
        ■ stopped
        ? help  / search  l lyrics  space play/pause  q back
@@ -185,7 +185,7 @@ final class AppLayoutTests: XCTestCase {
       ("seek abc", "expected 'seek ±SEC', 'seek SEC' or 'seek mm:ss'"),
       ("frobnicate", "unknown command 'frobnicate'"),
       ("volume 150", "expected 'volume ±N' or 'volume N' (0 to 100)"),
-      ("show nowhere", "expected 'show' and one of: home, search, library, player, queue"),
+      ("show nowhere", "expected 'show' and one of: home, search, library, player, queue, room"),
       ("next please", "'next' takes no argument"),
     ]
     for (input, message) in cases {

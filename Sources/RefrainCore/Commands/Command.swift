@@ -48,7 +48,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
 
   /// A top-level pane.
   public enum Pane: String, Sendable, Hashable, CaseIterable {
-    case home, search, library, player, queue
+    case home, search, library, player, queue, room
   }
 
   // Playback
@@ -93,6 +93,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case queueClear
   case playlist(PlaylistEdit)
   case status
+  // Listening rooms
+  case chat(String)
 
   public var description: String {
     switch self {
@@ -139,6 +141,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .queueClear: return "queue clear"
     case .playlist(let edit): return "playlist \(Self.describe(edit))"
     case .status: return "status"
+    case .chat(let text): return "chat \(text)"
     }
   }
 

@@ -19,7 +19,7 @@ public enum CommandParser {
     "lyrics", "seekmode", "follow", "nudge", "show", "tab", "up", "down", "pageup", "pagedown",
     "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
     "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
-    "queue", "playlist", "status",
+    "queue", "playlist", "status", "chat",
   ]
 
   /// Parses one command line.
@@ -94,6 +94,9 @@ public enum CommandParser {
       if action == "add", !item.isEmpty { return .queueAdd(item) }
       throw CommandParseError("expected 'queue add PATH|URL' or 'queue clear'")
     case "playlist": return .playlist(try playlistEdit(rest))
+    case "chat":
+      guard !rest.isEmpty else { throw CommandParseError("expected 'chat TEXT'") }
+      return .chat(rest)
     default:
       if let move = Command.Move(rawValue: verb) { return try noArgument(.move(move)) }
       throw CommandParseError("unknown command '\(verb)'")

@@ -86,6 +86,7 @@ public struct KeyMap: Sendable {
     bind("3", .show(.library), "Library pane"),
     bind("4", .show(.player), "Player pane"),
     bind("5", .show(.queue), "Queue view"),
+    bind("6", .show(.room), "Room view (in a listening room)"),
     bind("tab", .nextPane, "next pane"),
     bind("space", .togglePlay, "play / pause"),
     bind("n", .next, "next track"),

@@ -31,8 +31,12 @@ extension App {
     case .quit:
       handle(remote: command)
       reply(.success("ok"))
+    case .chat(let text):
+      guard room != nil else { return reply(.failure(CommandFailure("not in a listening room"))) }
+      sendChat(text)
+      reply(.success("ok"))
     default:
-      let outcome = session.execute(command)
+      let outcome = execute(command)
       if case .failed(let reason) = outcome { return reply(.failure(CommandFailure(reason))) }
       if !show(outcome) { handle(command) }
       reply(.success("ok"))

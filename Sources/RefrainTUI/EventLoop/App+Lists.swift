@@ -44,7 +44,14 @@ extension App {
   var playerModel: PlayerModel {
     PlayerModel(
       snapshot: presenter.snapshot, lyrics: lyricsModel, lyricOffsetMs: presenter.lyricOffsetMs,
-      showsCovers: showsCovers, cover: cover)
+      showsCovers: showsCovers, cover: cover, room: roomLine)
+  }
+
+  /// "Room friday · 3 members", in a room.
+  var roomLine: String? {
+    guard let room else { return nil }
+    let count = room.follower.members.count
+    return "Room \(TerminalSanitizer.clean(room.name)) · \(count) member\(count == 1 ? "" : "s")"
   }
 
   /// The rows of the focused list (a detail view when one is open).

@@ -67,6 +67,8 @@ public final class App {
   let log: @Sendable (String) -> Void
   /// How the terminal shows pictures; the main loop sets it once the terminal is started.
   public var pictureOutput: PictureOutput = .none
+  /// The listening room this player is in (`refrain --room`), or `nil`.
+  public var room: (any RoomChannel)?
   /// The Player pane's cover.
   var cover = CoverSlot()
   /// The cover in the header of the open album's detail view.
@@ -167,7 +169,7 @@ public final class App {
     case .handled: break
     case .close: lyricsView = nil
     case .status(let text, let error): setStatus(text, error: error)
-    case .session(let command): show(session.execute(command))
+    case .session(let command): show(execute(command))
     case .overlay(let overlay): self.overlay = overlay
     case .effect(let effect): perform(effect)
     }
@@ -196,8 +198,10 @@ public final class App {
   // MARK: - Global commands
 
   func handleGlobal(_ command: Command) {
-    if show(session.execute(command)) { return }
+    if show(execute(command)) { return }
     switch command {
+    case .chat(let text):
+      sendChat(text)
     case .lyrics:
       lyricsView = LyricsPane(
         seekMode: lyricsSeekMode, selection: lyricsModel.current, lastInput: now())
@@ -206,7 +210,8 @@ public final class App {
       lyricsView = nil
       if target == .search { search.editing = search.query.isEmpty }
     case .nextPane:
-      let all = Command.Pane.allCases
+      // The Room pane is in the cycle only in a room.
+      let all = Command.Pane.allCases.filter { $0 != .room || room != nil }
       pane = all[((all.firstIndex(of: pane) ?? 0) + 1) % all.count]
       lyricsView = nil
     case .search(let query):
@@ -309,6 +314,7 @@ public final class App {
       overlay = nil
       return true
     }
+    if startsChat(key) { return true }
     guard pane == .search, search.editing, overlay == nil, lyricsView == nil else { return false }
     switch key {
     case .escape:
@@ -345,6 +351,8 @@ public final class App {
     case .rename(let id):
       guard !text.isEmpty else { return }
       editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
+    case .chat:
+      sendChat(text)
     }
   }
 

@@ -37,6 +37,8 @@ enum InputPurpose {
   case command
   case newPlaylist(adding: [CatalogTrack])
   case rename(Int64)
+  /// A chat message to the room.
+  case chat
 }
 
 /// What a yes/no question does on yes.

@@ -21,6 +21,11 @@ public final class MainLoop {
     loop.watch(
       { app.inboxFileDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } },
       handler: { _ in app.drainInbox() })
+    loop.watch(
+      {
+        guard let fd = app.room?.wakeFileDescriptor, fd >= 0 else { return [] }
+        return [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      }, handler: { _ in app.handleRoomLines() })
   }
 
   /// Runs after every wake-up, before drawing (control-socket watchers, session saves).
@@ -66,6 +71,7 @@ public final class MainLoop {
         app.handle(key: key)
       }
       app.resumeFollowingIfIdle()
+      app.tickRoom()
       onIteration?()
       redraw()
     }
@@ -95,6 +101,7 @@ extension App {
       candidates.append(max(0, view.lastInput + 5 - now))
     }
     if let wake = session.nextWake(includeWords: lyricsView != nil) { candidates.append(wake) }
+    if let wake = roomWake { candidates.append(wake) }
     return candidates.min()
   }
 }

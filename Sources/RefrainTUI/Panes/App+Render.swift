@@ -24,6 +24,8 @@ extension App {
     layout.contentHeight = content.height
     if let lyricsView {
       lyricsView.render(lyricsModel, into: &grid, in: content, layout: &layout)
+    } else if pane == .room {
+      renderRoom(into: &grid, in: content)
     } else if pane == .player && !list.hasDetail {
       PlayerPane().render(playerModel, into: &grid, in: content, layout: &layout)
     } else {
@@ -66,10 +68,11 @@ extension App {
   }
 
   private func drawTabs(into grid: inout ScreenGrid, layout: inout FrameLayout) {
-    let names: [(Command.Pane, String)] = [
+    var names: [(Command.Pane, String)] = [
       (.home, "1 Home"), (.search, "2 Search"), (.library, "3 Library"), (.player, "4 Player"),
       (.queue, "5 Queue"),
     ]
+    if room != nil { names.append((.room, "6 Room")) }
     var x = 0
     for (target, name) in names {
       let used = grid.put(name, x: x, y: 0, style: target == pane ? .tabActive : .tabInactive)

@@ -196,7 +196,7 @@ struct ListPane {
     case .search: return Self.searchRows(content)
     case .library: return Self.libraryRows(content)
     case .queue: return Self.queueRows(content.queue)
-    case .player: return []
+    case .player, .room: return []
     }
   }
 

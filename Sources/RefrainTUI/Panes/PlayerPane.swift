@@ -14,6 +14,8 @@ struct PlayerModel {
   var showsCovers = false
   /// The cover asked for last, and what came of it.
   var cover = CoverSlot()
+  /// The listening room and how many are in it ("Room friday · 3 members"), when in one.
+  var room: String?
 }
 
 /// The Player pane: the track, the cover box, the modes, the progress bar and the two
@@ -66,7 +68,8 @@ struct PlayerPane {
       + (model.lyricOffsetMs != 0
         ? "  lyrics \(model.lyricOffsetMs > 0 ? "+" : "")\(model.lyricOffsetMs) ms" : "")
     let queueLine =
-      "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
+      model.room.map { "\($0)  \(snapshot.state.rawValue)" }
+      ?? "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
     guard rect.height >= 16 && rect.width >= 60 else {
       // No room for the cover: the rows that fit, the lyrics always among them.
       var y = rect.y
