@@ -102,3 +102,24 @@ def test_installed_binary_finds_its_mpris_plugin(installed, tmp_path):
         bus.close()
     log = (tmp_path / "state" / "refrain" / "refrain.log").read_text()
     assert "MPRIS off" not in log, log
+
+
+def test_installed_binary_serves_a_room_with_its_helper(installed, tmp_path):
+    """`refrain room serve` finds refrain-room in PREFIX/lib/refrain and serves."""
+    helper = installed.parent.parent / "lib" / "refrain" / "refrain-room"
+    assert helper.is_file() and os.access(helper, os.X_OK)
+    library = installed.parent.parent / "share" / "refrain" / "demo" / "tracks"
+    proc = subprocess.Popen([str(installed), "room", "serve", "--listen", "127.0.0.1:0", "--library", str(library)],
+                            env=clean_env(tmp_path), cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = json.loads(proc.stdout.readline())
+        assert line["event"] == "listening" and line["url"].startswith("ws://127.0.0.1:"), line
+        port = line["url"].rsplit(":", 1)[1]
+        import urllib.request
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/library?token={line['token']}", timeout=10) as answer:
+            tracks = json.loads(answer.read())["tracks"]
+        assert "one-umbrella.mp3" in [t["path"] for t in tracks], tracks
+    finally:
+        proc.terminate()
+        assert proc.wait(10) == 0
