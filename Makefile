@@ -2,9 +2,9 @@
 SWIFT ?= swift
 FIXTURES := Tests/Fixtures/generated
 
-.PHONY: run build release install test unit e2e fixtures bench order-file fuzz format clean
+.PHONY: run build release rooms install test unit e2e fixtures bench order-file fuzz format clean
 
-run: release
+run: release rooms
 	./.build/release/refrain
 
 # The Swift runtime and Foundation are linked in (docs/DECISIONS.md): the binary runs where
@@ -26,8 +26,12 @@ release:
 	@scripts/install-deps build
 	@SWIFT=$(SWIFT) scripts/check-curl-loader
 	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain
-	$(SWIFT) build $(RELEASE) --product refrain-room
 	scripts/build-mpris-plugin .build/release release
+
+# refrain-room (listening rooms: Hummingbird, SwiftNIO) beside the release binary. `make
+# test` leaves it out: the end-to-end tests run the debug build's.
+rooms:
+	$(SWIFT) build $(RELEASE) --product refrain-room
 	@if nm -D --defined-only .build/release/refrain | grep -q ' curl_easy_init$$'; then \
 	  patchelf --remove-needed libcurl.so.4 .build/release/refrain; fi
 
@@ -39,7 +43,7 @@ order-file: fixtures release
 # Installs the release binary, its MPRIS plugin, refrain-room and the demo catalog:
 # PREFIX/bin, PREFIX/lib/refrain, PREFIX/share/refrain.
 PREFIX ?= /usr/local
-install: release
+install: release rooms
 	scripts/install-refrain .build/release/refrain $(DESTDIR)$(PREFIX)
 
 build:
@@ -67,7 +71,7 @@ unit: fixtures
 e2e: fixtures build
 	scripts/with-test-pulse python3 -m pytest -q Tests/EndToEnd
 
-bench: fixtures release
+bench: fixtures release rooms
 	@scripts/install-deps bench
 	$(SWIFT) build $(RELEASE) --product refrain-bench
 	scripts/check-order-file
