@@ -45,6 +45,7 @@ import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
 import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
+import bench_room as brm  # noqa: E402  (section 15: listening rooms)
 import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
 from harness import Recorder, Refrain  # noqa: E402
 
@@ -1056,6 +1057,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bcv.summary_rows(R.get("cover"), within))
     L.extend(bt.cover_summary_rows((R.get("tui") or {}).get("cover")))
     L.extend(bmp.summary_rows(R.get("mpris"), within))
+    L.extend(brm.summary_rows(R.get("rooms"), within))
     add("")
 
     # ---- 1
@@ -1313,6 +1315,7 @@ def render(m: dict, R: dict, args) -> str:
         L += ["### 13b. The cover in the full-screen player: bytes and memory", ""]
         L.extend(bt.cover_session_lines(R["tui"]["cover"]))
     L.extend(bmp.sections(R.get("mpris"), cmdline))
+    L.extend(brm.sections(R.get("rooms"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1383,7 +1386,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="one playback run each, fewer seeks")
     ap.add_argument("--only", default="",
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
-                         "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS)")
+                         "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS), "
+                         "15 (listening rooms)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1394,7 +1398,7 @@ def main() -> int:
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
-        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14"}
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1458,6 +1462,8 @@ def main() -> int:
             R["tui"] = bt.run(ctx, tui_keys, quick=args.quick)
         if "14" in only:
             R["mpris"] = bmp.run(ctx, quick=args.quick)
+        if "15" in only:
+            R["rooms"] = brm.run(ctx, quick=args.quick, log=log)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
         if "13" in only:

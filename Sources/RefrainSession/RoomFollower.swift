@@ -49,6 +49,17 @@ public final class RoomFollower {
   private let sync: RoomSync
   private var loadedEntry: Int?
   private var settleUntil = -Double.infinity
+  /// What the last action was, so the next check can learn from the error left after it.
+  private enum Pending { case none, seek, start }
+  private var pending = Pending.none
+
+  /// How long after a seek its new position is heard (s): seeks aim that far ahead. It
+  /// starts at the engine's usual figure and learns from the error left after each seek.
+  public private(set) var seekLead = 0.015
+  /// How long after a start the first audio is heard (s), learnt the same way.
+  public private(set) var startLead = 0.05
+  /// The most a lead may grow to (s).
+  private static let leadLimit = 0.5
 
   /// How often the audible position is checked while playing, s.
   public static let checkInterval = 0.25
@@ -117,8 +128,10 @@ public final class RoomFollower {
     return max(0.01, max(settleUntil - now(), 0) + (settleUntil > now() ? 0 : Self.checkInterval))
   }
 
-  /// Compares what is heard with the room and corrects it.
-  public func check() -> [Update] {
+  /// Compares what is heard with the room and corrects it; the correction is reported.
+  public func check() -> [Update] { correct(reporting: true) }
+
+  private func correct(reporting: Bool) -> [Update] {
     guard let state, let roomNow, state.entry == loadedEntry, state.entry != nil else {
       return follow()
     }
@@ -133,19 +146,29 @@ public final class RoomFollower {
     guard player.state == .playing, player.delay(untilPosition: 0) != nil else { return [] }
     let expected = state.position(atRoomClock: roomNow)
     let audible = player.position
-    lastError = audible - expected
+    let error = audible - expected
+    lastError = error
+    // What is left after our own seek or start says how late it was heard: aim further.
+    if abs(error) <= sync.stepLimit {
+      switch pending {
+      case .seek: seekLead = min(Self.leadLimit, max(0, seekLead - error))
+      case .start: startLead = min(Self.leadLimit, max(0, startLead - error))
+      case .none: break
+      }
+    }
+    pending = .none
     if let duration = state.duration, expected >= duration - 0.05 { return [] }
     let correction = sync.correction(audible: audible, expected: expected)
     switch correction {
     case .none:
       return []
-    case .step(let delta):
-      session.playback.seek(to: max(0, audible + delta))
-    case .seek(let target):
-      session.playback.seek(to: target)
+    case .step, .seek:
+      // Where the room will be when the new position is heard.
+      session.playback.seek(to: max(0, expected + seekLead))
+      pending = .seek
     }
     settleUntil = now() + Self.settleTime
-    return [.corrected(error: audible - expected, action: correction)]
+    return reporting ? [.corrected(error: error, action: correction)] : []
   }
 
   /// Plays, pauses or stops to match the room state (the track and whether it plays).
@@ -167,7 +190,8 @@ public final class RoomFollower {
       loadedEntry = entry
       let position = state.position(atRoomClock: roomNow)
       if state.playing {
-        session.playback.playAll([track], startAt: 0, position: position)
+        session.playback.playAll([track], startAt: 0, position: position + startLead)
+        pending = .start
       } else {
         session.playback.restore([track], startAt: 0, position: position)
       }
@@ -185,7 +209,8 @@ public final class RoomFollower {
     }
     if session.player.state == .paused { session.playback.resume() }
     settleUntil = -Double.infinity
-    return check()
+    // A seek or a resume by the room, not drift: done without a `corrected` report.
+    return correct(reporting: false)
   }
 
   /// The link's own lines: `{"type":"link",…}` and `{"type":"offset",…}`.

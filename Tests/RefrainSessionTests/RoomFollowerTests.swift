@@ -62,7 +62,9 @@ final class RoomFollowerTests: XCTestCase {
     guard let (track, start) = plays.first, plays.count == 1 else {
       return XCTFail("nothing played: \(player.calls)")
     }
-    XCTAssertEqual(start, 3.0, accuracy: 1e-9, "joining mid-track starts at the right second")
+    XCTAssertEqual(
+      start, 3.0 + follower.startLead, accuracy: 1e-9,
+      "joining mid-track starts at the right second, ahead by the time the start takes to be heard")
     XCTAssertEqual(track.location.absoluteString, "http://127.0.0.1:7700/library/a.mp3?token=t")
     XCTAssertEqual(track.title, "A")
   }
@@ -78,8 +80,9 @@ final class RoomFollowerTests: XCTestCase {
     player.position = 2.004
     XCTAssertEqual(follower.check(), [], "4 ms is within tolerance")
     player.position = 2.080
+    let lead = follower.seekLead
     let stepped = follower.check()
-    XCTAssertEqual(player.lastSeek ?? -1, 2.0, accuracy: 1e-9)
+    XCTAssertEqual(player.lastSeek ?? -1, 2.0 + lead, accuracy: 1e-9, "aimed where the room is when heard")
     guard case .corrected(let error, .step)? = stepped.first else { return XCTFail("\(stepped)") }
     XCTAssertEqual(error, 0.080, accuracy: 1e-9)
     // Within the settling time, nothing more is done.
@@ -89,6 +92,38 @@ final class RoomFollowerTests: XCTestCase {
     let seeked = follower.check()
     guard case .corrected(_, .seek(let target))? = seeked.first else { return XCTFail("\(seeked)") }
     XCTAssertEqual(target, 2.0 + RoomFollower.settleTime, accuracy: 1e-9)
+  }
+
+  func testTheSeekLeadLearnsHowLateASeekIsHeard() {
+    knowOffset()
+    _ = receive(.queue(entries: [entry], current: 1))
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
+    player.setState(.playing)
+    clock.now += 2.0
+    player.position = 2.1
+    _ = follower.check()
+    let lead = follower.seekLead
+    // The seek was heard 12 ms late: after settling, the member is 12 ms behind.
+    clock.now += RoomFollower.settleTime
+    player.position = 2.0 + RoomFollower.settleTime - 0.012
+    let after = follower.check()
+    XCTAssertEqual(follower.seekLead, lead + 0.012, accuracy: 1e-9)
+    guard case .corrected(_, .step)? = after.first else { return XCTFail("\(after)") }
+    XCTAssertEqual(player.lastSeek ?? -1, 2.0 + RoomFollower.settleTime + lead + 0.012, accuracy: 1e-9)
+  }
+
+  func testARoomSeekIsFollowedWithoutACorrectionReport() {
+    knowOffset()
+    _ = receive(.queue(entries: [entry], current: 1))
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
+    player.setState(.playing)
+    clock.now += 2.0
+    player.position = 2.0
+    let updates = receive(.state(playing(at: 40, roomTime: 7_000)))
+    XCTAssertEqual(updates.count, 1, "only the state: \(updates)")
+    XCTAssertEqual(player.lastSeek ?? -1, 40 + follower.seekLead, accuracy: 1e-9)
   }
 
   func testPauseAndSeekFromTheRoomReachThePlayer() {
