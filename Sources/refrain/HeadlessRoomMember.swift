@@ -41,7 +41,8 @@ final class HeadlessRoomMember {
   /// Runs until `quit`, stdin closing, or the server refusing the member; the exit status.
   func run() -> Int32 {
     do {
-      link = try RoomLinkProcess(helper: helper, url: url, token: token, name: name, session: session)
+      link = try RoomLinkProcess(
+        helper: helper, url: url, token: token, name: name, session: session)
     } catch {
       fail("cannot start refrain-room: \(error)")
       return 1

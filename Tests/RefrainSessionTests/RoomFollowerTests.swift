@@ -82,7 +82,8 @@ final class RoomFollowerTests: XCTestCase {
     player.position = 2.080
     let lead = follower.seekLead
     let stepped = follower.check()
-    XCTAssertEqual(player.lastSeek ?? -1, 2.0 + lead, accuracy: 1e-9, "aimed where the room is when heard")
+    XCTAssertEqual(
+      player.lastSeek ?? -1, 2.0 + lead, accuracy: 1e-9, "aimed where the room is when heard")
     guard case .corrected(let error, .step)? = stepped.first else { return XCTFail("\(stepped)") }
     XCTAssertEqual(error, 0.080, accuracy: 1e-9)
     // Within the settling time, nothing more is done.
@@ -110,7 +111,8 @@ final class RoomFollowerTests: XCTestCase {
     let after = follower.check()
     XCTAssertEqual(follower.seekLead, lead + 0.012, accuracy: 1e-9)
     guard case .corrected(_, .step)? = after.first else { return XCTFail("\(after)") }
-    XCTAssertEqual(player.lastSeek ?? -1, 2.0 + RoomFollower.settleTime + lead + 0.012, accuracy: 1e-9)
+    XCTAssertEqual(
+      player.lastSeek ?? -1, 2.0 + RoomFollower.settleTime + lead + 0.012, accuracy: 1e-9)
   }
 
   func testARoomSeekIsFollowedWithoutACorrectionReport() {

@@ -38,7 +38,8 @@ extension App {
     case .next: return .next
     case .previous: return .seek(position: 0)
     case .seek(.absolute(let seconds)): return .seek(position: seconds)
-    case .seek(.relative(let delta)): return .seek(position: max(0, presenter.snapshot.position + delta))
+    case .seek(.relative(let delta)):
+      return .seek(position: max(0, presenter.snapshot.position + delta))
     case .lyricLine(let index):
       guard let timeline = presenter.lyrics?.timeline, timeline.isSynced, index < timeline.count
       else { return nil }
@@ -107,7 +108,8 @@ extension App {
       default: break
       }
     case .chat(let message) where pane != .room:
-      setStatus("\(TerminalSanitizer.clean(message.from)): \(TerminalSanitizer.clean(message.text))")
+      setStatus(
+        "\(TerminalSanitizer.clean(message.from)): \(TerminalSanitizer.clean(message.text))")
     case .chat, .members, .queue, .state, .history, .corrected:
       break
     }
@@ -117,7 +119,9 @@ extension App {
   /// track that is playing. Every string from the room is cleaned again before it is drawn.
   func renderRoom(into grid: inout ScreenGrid, in area: Rect) {
     guard let room else {
-      grid.put("Not in a listening room: refrain --room ws://HOST:PORT/rooms/NAME", x: 1, y: area.y + 1, maxWidth: area.width - 2, style: .dim)
+      grid.put(
+        "Not in a listening room: refrain --room ws://HOST:PORT/rooms/NAME", x: 1, y: area.y + 1,
+        maxWidth: area.width - 2, style: .dim)
       return
     }
     let follower = room.follower
@@ -144,13 +148,16 @@ extension App {
     let first = max(0, min(current, follower.queue.count - queueRows))
     for entry in follower.queue.dropFirst(first).prefix(queueRows) where y < bottom {
       let playing = entry.entry == follower.current
-      let line = "\(playing ? "▶" : " ") \(clean(entry.title))\(entry.artist.map { " — " + clean($0) } ?? "")"
+      let line =
+        "\(playing ? "▶" : " ") \(clean(entry.title))\(entry.artist.map { " — " + clean($0) } ?? "")"
       grid.put(line, x: 1, y: y, maxWidth: area.width - 2, style: playing ? .accent : .normal)
       y += 1
     }
     y += 1
     guard y < bottom else { return }
-    let about = follower.queue.first { $0.entry == follower.current }.map { " about \(clean($0.title))" } ?? ""
+    let about =
+      follower.queue.first { $0.entry == follower.current }.map { " about \(clean($0.title))" }
+      ?? ""
     grid.put("Chat\(about)", x: 1, y: y, maxWidth: area.width - 2, style: .accent)
     y += 1
     let space = bottom - y - 1
@@ -161,6 +168,8 @@ extension App {
       grid.put(clean(message.text), x: 2 + used, y: y, maxWidth: max(0, area.width - 3 - used))
       y += 1
     }
-    grid.put("type to chat · Enter for a new message", x: 1, y: bottom - 1, maxWidth: area.width - 2, style: .dim)
+    grid.put(
+      "type to chat · Enter for a new message", x: 1, y: bottom - 1, maxWidth: area.width - 2,
+      style: .dim)
   }
 }
