@@ -54,12 +54,26 @@ public final class RoomFollower {
   private var pending = Pending.none
 
   /// How long after a seek its new position is heard (s): seeks aim that far ahead. It
-  /// starts at the engine's usual figure and learns from the error left after each seek.
+  /// starts at the engine's usual figure, then is the median of what the last seeks took
+  /// (the lead used minus the error left), so one noisy measure does not swing it.
   public private(set) var seekLead = 0.015
   /// How long after a start the first audio is heard (s), learnt the same way.
   public private(set) var startLead = 0.05
+  private var seekTimes: [Double] = []
+  private var startTimes: [Double] = []
   /// The most a lead may grow to (s).
   private static let leadLimit = 0.5
+  /// How many measures a lead is the median of.
+  private static let leadWindow = 5
+
+  /// Adds what a seek or start took to `times` and returns their median.
+  private static func learn(_ took: Double, into times: inout [Double]) -> Double {
+    times.append(min(leadLimit, max(0, took)))
+    if times.count > leadWindow { times.removeFirst(times.count - leadWindow) }
+    let sorted = times.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
 
   /// How often the audible position is checked while playing, s.
   public static let checkInterval = 0.25
@@ -151,8 +165,8 @@ public final class RoomFollower {
     // What is left after our own seek or start says how late it was heard: aim further.
     if abs(error) <= sync.stepLimit {
       switch pending {
-      case .seek: seekLead = min(Self.leadLimit, max(0, seekLead - error))
-      case .start: startLead = min(Self.leadLimit, max(0, startLead - error))
+      case .seek: seekLead = Self.learn(seekLead - error, into: &seekTimes)
+      case .start: startLead = Self.learn(startLead - error, into: &startTimes)
       case .none: break
       }
     }

@@ -10,7 +10,7 @@ public struct RoomSync: Sendable, Equatable {
   /// Errors up to this are corrected with a step rather than a seek (s).
   public var stepLimit: Double
 
-  public init(tolerance: Double = 0.010, stepLimit: Double = 0.250) {
+  public init(tolerance: Double = 0.015, stepLimit: Double = 0.250) {
     self.tolerance = tolerance
     self.stepLimit = stepLimit
   }
