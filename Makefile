@@ -26,14 +26,14 @@ release:
 	@scripts/install-deps build
 	@SWIFT=$(SWIFT) scripts/check-curl-loader
 	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain
+	@if nm -D --defined-only .build/release/refrain | grep -q ' curl_easy_init$$'; then \
+	  patchelf --remove-needed libcurl.so.4 .build/release/refrain; fi
 	scripts/build-mpris-plugin .build/release release
 
 # refrain-room (listening rooms: Hummingbird, SwiftNIO) beside the release binary. `make
 # test` leaves it out: the end-to-end tests run the debug build's.
 rooms:
 	$(SWIFT) build $(RELEASE) --product refrain-room
-	@if nm -D --defined-only .build/release/refrain | grep -q ' curl_easy_init$$'; then \
-	  patchelf --remove-needed libcurl.so.4 .build/release/refrain; fi
 
 # Profiles a listening session under callgrind and rewrites scripts/refrain.order.
 order-file: fixtures release
