@@ -38,6 +38,15 @@ final class RoomFollowerTests: XCTestCase {
     _ = follower.receive(line: #"{"offset_ms":-95000,"rtt_ms":0.2,"type":"offset"}"#)
   }
 
+  /// The room started entry 1 at room time 5,000 ms, which is now, and the member hears it.
+  private func startPlayingTheRoomsTrack() {
+    knowOffset()
+    _ = receive(.queue(entries: [entry], current: 1))
+    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
+    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
+    player.setState(.playing)
+  }
+
   private let entry = RoomQueueEntry(
     entry: 1,
     track: RoomLibraryTrack(path: "a.mp3", title: "A", artist: "B", album: nil, duration: 60),
@@ -70,11 +79,7 @@ final class RoomFollowerTests: XCTestCase {
   }
 
   func testASmallErrorIsSteppedALargeOneSeekedATinyOneLeft() {
-    knowOffset()
-    _ = receive(.queue(entries: [entry], current: 1))
-    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
-    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
-    player.setState(.playing)
+    startPlayingTheRoomsTrack()
     // Past the settling time: the room is at 2.0 s.
     clock.now += 2.0
     player.position = 2.004
@@ -96,11 +101,7 @@ final class RoomFollowerTests: XCTestCase {
   }
 
   func testTheSeekLeadLearnsHowLateASeekIsHeard() {
-    knowOffset()
-    _ = receive(.queue(entries: [entry], current: 1))
-    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
-    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
-    player.setState(.playing)
+    startPlayingTheRoomsTrack()
     clock.now += 2.0
     player.position = 2.1
     _ = follower.check()
@@ -116,11 +117,7 @@ final class RoomFollowerTests: XCTestCase {
   }
 
   func testARoomSeekIsFollowedWithoutACorrectionReport() {
-    knowOffset()
-    _ = receive(.queue(entries: [entry], current: 1))
-    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
-    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
-    player.setState(.playing)
+    startPlayingTheRoomsTrack()
     clock.now += 2.0
     player.position = 2.0
     let updates = receive(.state(playing(at: 40, roomTime: 7_000)))
@@ -129,11 +126,7 @@ final class RoomFollowerTests: XCTestCase {
   }
 
   func testPauseAndSeekFromTheRoomReachThePlayer() {
-    knowOffset()
-    _ = receive(.queue(entries: [entry], current: 1))
-    _ = receive(.state(playing(at: 0, roomTime: 5_000)))
-    session.handlePlayerEvents([.started(session.playback.queue.current!, duration: 60)])
-    player.setState(.playing)
+    startPlayingTheRoomsTrack()
     clock.now += 1
     _ = receive(
       .state(
