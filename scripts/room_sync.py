@@ -128,30 +128,7 @@ class EnvRecorder(Recorder):
     """harness.Recorder, recording a sink of the PulseAudio server named in `env`."""
 
     def __init__(self, sink: str, path: Path, env: dict) -> None:
-        super().__init__(sink, path)
-        self.env = dict(os.environ, **env)
-
-    def start(self, settle: float = 0.3, timeout: float = 8.0) -> None:
-        """As Recorder.start (returns once samples flow), with parec on this server."""
-        self.path.unlink(missing_ok=True)
-        self._proc = subprocess.Popen(
-            ["parec", "-d", f"{self.sink}.monitor", "--latency-msec=20", "--file-format=wav",
-             f"--rate={self.RATE}", f"--channels={self.CHANNELS}", "--format=s16le", str(self.path)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=self.env)
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._proc.poll() is not None:
-                err = self._proc.stderr.read().decode(errors="replace").strip()
-                raise RuntimeError(f"parec exited ({self._proc.returncode}): {err}")
-            if len(self._growth) >= 3:
-                break
-            time.sleep(0.01)
-        else:
-            self.kill()
-            raise RuntimeError(f"parec recorded nothing from {self.sink}.monitor within {timeout} s")
-        time.sleep(settle)
+        super().__init__(sink, path, env=dict(os.environ, **env))
 
 
 # ---------------------------------------------------------------- a member with a PulseAudio output

@@ -59,9 +59,10 @@ class Recorder:
     RATE = 44100
     CHANNELS = 2
 
-    def __init__(self, sink: str, path: Path):
+    def __init__(self, sink: str, path: Path, env: dict | None = None):
         self.sink = sink
         self.path = path
+        self.env = env   # parec's environment (another PulseAudio server's), else ours
         self._proc: subprocess.Popen | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -73,7 +74,7 @@ class Recorder:
         self._proc = subprocess.Popen(
             ["parec", "-d", f"{self.sink}.monitor", "--latency-msec=20", "--file-format=wav",
              f"--rate={self.RATE}", f"--channels={self.CHANNELS}", "--format=s16le", str(self.path)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=self.env)
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
