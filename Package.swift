@@ -1,6 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Makes the executable export CCurlLoader's libcurl functions, so that the shared
+/// FoundationNetworking of a debug build calls them as the static one of a release build
+/// does (a debug binary otherwise binds Foundation straight to libcurl, skipping the loader).
+let curlLoaderExports: [LinkerSetting] = [
+  .unsafeFlags([
+    "-Xlinker", "--dynamic-list=\(Context.packageDirectory)/Sources/CCurlLoader/exports.list",
+  ])
+]
+
 let package = Package(
   name: "Refrain",
   platforms: [.macOS(.v14)],
@@ -83,7 +92,7 @@ let package = Package(
         "RefrainRoom", "RefrainCore", "RefrainCatalog", "RefrainTags",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Sources/RefrainRoomTool"),
+      path: "Sources/RefrainRoomTool", linkerSettings: curlLoaderExports),
     .target(
       name: "RefrainConfig",
       dependencies: [
@@ -98,7 +107,8 @@ let package = Package(
         "RefrainConfig", "RefrainArt", "RefrainDesktop", "RefrainTags",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
-      ]
+      ],
+      linkerSettings: curlLoaderExports
     ),
 
     // Benchmarks and the library stress tool: built for `make test` and `make bench`,

@@ -11,6 +11,11 @@
  *
  * The variadic options take one argument: a long, a pointer or a curl_off_t, each passed in
  * one 64-bit slot, so it is forwarded as a pointer-sized value unchanged.
+ *
+ * One option is changed on the way: FoundationNetworking names the system's CA bundle as
+ * CURLOPT_CAINFO on every handle, and no setting of its own replaces it. When SSL_CERT_FILE
+ * names a file, as it does for OpenSSL's tools, that file is passed instead, so a user can
+ * trust the certificate of their own server (a room behind a proxy with a private CA).
  */
 #include "refrain_curl_loader.h"
 
@@ -88,13 +93,36 @@ void *curl_version_info(int age) { return REAL(void *(*)(int), curl_version_info
 SLOT(curl_free);
 void curl_free(void *p) { REAL(void (*)(void *), curl_free)(p); }
 
+/* The CA file the user named in SSL_CERT_FILE, or NULL. */
+static const char *user_ca_file(void) {
+  const char *file = getenv("SSL_CERT_FILE");
+  return file != NULL && file[0] != '\0' ? file : NULL;
+}
+
+#define REFRAIN_CURLOPT_CAINFO 10065 /* CURLOPTTYPE_STRINGPOINT (10000) + 65 in curl.h */
+
+SLOT(curl_easy_setopt);
+int curl_easy_setopt(void *handle, int option, ...) {
+  va_list arguments;
+  va_start(arguments, option);
+  void *value = va_arg(arguments, void *);
+  va_end(arguments);
+  if (option == REFRAIN_CURLOPT_CAINFO && user_ca_file() != NULL) value = (void *)user_ca_file();
+  return REAL(int (*)(void *, int, ...), curl_easy_setopt)(handle, option, value);
+}
+
 SLOT(curl_easy_init);
-void *curl_easy_init(void) { return REAL(void *(*)(void), curl_easy_init)(); }
+void *curl_easy_init(void) {
+  void *handle = REAL(void *(*)(void), curl_easy_init)();
+  if (handle != NULL && user_ca_file() != NULL)
+    REAL(int (*)(void *, int, ...), curl_easy_setopt)(handle, REFRAIN_CURLOPT_CAINFO,
+                                                      (void *)user_ca_file());
+  return handle;
+}
 
 SLOT(curl_easy_cleanup);
 void curl_easy_cleanup(void *easy) { REAL(void (*)(void *), curl_easy_cleanup)(easy); }
 
-VARIADIC(curl_easy_setopt)
 VARIADIC(curl_easy_getinfo)
 
 SLOT(curl_easy_pause);

@@ -131,6 +131,10 @@ struct Link: AsyncParsableCommand {
   @Option(name: .long, help: "The name the others see.")
   var name: String
 
+  func validate() throws {
+    if let problem = RoomProtocol.problem(withRoomURL: url) { throw ValidationError(problem) }
+  }
+
   func run() async throws {
     let status = await RoomLink(options: .init(url: url, token: token, name: name)).run()
     if status != 0 { throw ExitCode(status) }

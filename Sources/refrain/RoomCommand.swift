@@ -88,10 +88,7 @@ struct RoomJoinCommand: ParsableCommand {
   var events = false
 
   func validate() throws {
-    let lower = url.lowercased()
-    guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://"), url.contains("/rooms/") else {
-      throw ValidationError("a room is ws://HOST:PORT/rooms/NAME or wss://…, not '\(url)'")
-    }
+    if let problem = RoomProtocol.problem(withRoomURL: url) { throw ValidationError(problem) }
   }
 
   func run() throws {

@@ -35,9 +35,8 @@ struct StartCommand: ParsableCommand {
 
   func validate() throws {
     if let room {
-      let lower = room.lowercased()
-      guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://"), room.contains("/rooms/") else {
-        throw ValidationError("--room is ws://HOST:PORT/rooms/NAME or wss://…, not '\(room)'")
+      if let problem = RoomProtocol.problem(withRoomURL: room) {
+        throw ValidationError("--room: \(problem)")
       }
     }
   }

@@ -11,18 +11,14 @@ play on, say the room is lost, and come back when it returns.
 from __future__ import annotations
 
 import json
-import os
-import queue
-import signal
 import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from room_harness import RoomServer, Track, make_library
+from room_harness import JoinedMember, RoomServer, Track, make_library
 
 TIDE = Track("Long/Slow Tide.mp3", "Slow Tide", "Jun", "Long", 40, 330)
 SHORT = Track("Short/Two Notes.mp3", "Two Notes", "Mina", "Short", 6, 550)
@@ -31,79 +27,6 @@ SHORT = Track("Short/Two Notes.mp3", "Two Notes", "Mina", "Short", 6, 550)
 @pytest.fixture(scope="module")
 def library(tmp_path_factory) -> Path:
     return make_library(tmp_path_factory.mktemp("room-members") / "lib", [TIDE, SHORT])
-
-
-class JoinedMember:
-    """`refrain room join URL --output null --events`, its events read by a thread."""
-
-    def __init__(self, binary: Path, home: Path, url: str, token: str, name: str) -> None:
-        for sub in ("data", "config", "state", "cache"):
-            (home / sub).mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, LANG="C.UTF-8", XDG_DATA_HOME=str(home / "data"),
-                   XDG_CONFIG_HOME=str(home / "config"), XDG_STATE_HOME=str(home / "state"),
-                   XDG_CACHE_HOME=str(home / "cache"), REFRAIN_LRCLIB_URL="http://127.0.0.1:9",
-                   REFRAIN_ROOM_TOKEN=token)
-        self.proc = subprocess.Popen(
-            [str(binary), "room", "join", url, "--name", name, "--output", "null", "--events"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-        self.events: queue.Queue = queue.Queue()
-        self.seen: list[dict] = []
-        self.stderr: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            try:
-                self.events.put((time.monotonic(), json.loads(line)))
-            except ValueError:
-                self.events.put((time.monotonic(), {"event": "not-json", "line": line}))
-
-    def _read_err(self) -> None:
-        for line in self.proc.stderr:
-            self.stderr.append(line)
-
-    def send(self, command: str) -> None:
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-
-    def wait(self, what: str, check=lambda e: True, timeout: float = 15) -> dict:
-        """The next event named `what` that passes `check`."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                _, event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            self.seen.append(event)
-            if event.get("event") == what and check(event):
-                return event
-        tail = [e.get("event") for e in self.seen[-15:]]
-        raise AssertionError(f"no {what} event within {timeout} s; last events {tail}; "
-                             f"stderr {''.join(self.stderr)[-500:]}")
-
-    def position_now(self, timeout: float = 5) -> tuple[float, float]:
-        """(arrival time, position) of the first `position` event that arrives from now on."""
-        asked = time.monotonic()
-        deadline = asked + timeout
-        while time.monotonic() < deadline:
-            try:
-                at, event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            self.seen.append(event)
-            if event.get("event") == "position" and at >= asked:
-                return at, event["t"]
-        raise AssertionError("no position event")
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.wait(5)
-            except (BrokenPipeError, subprocess.TimeoutExpired, ValueError):
-                self.proc.kill()
-                self.proc.wait(5)
 
 
 @pytest.fixture

@@ -49,6 +49,21 @@ final class RoomProtocolTests: XCTestCase {
     XCTAssertFalse(RoomRequest.time(id: 1, t0: 0).isControl)
   }
 
+  func testRoomURLsThatCanAndCannotBeJoined() {
+    XCTAssertNil(RoomProtocol.problem(withRoomURL: "ws://127.0.0.1:7700/rooms/friday"))
+    XCTAssertNil(RoomProtocol.problem(withRoomURL: "wss://home.example/rooms/friday"))
+    XCTAssertNil(RoomProtocol.problem(withRoomURL: "WSS://localhost:8443/rooms/friday"))
+    XCTAssertNil(RoomProtocol.problem(withRoomURL: "wss://1st.example:443/rooms/friday"))
+    XCTAssertNotNil(RoomProtocol.problem(withRoomURL: "http://home.example/rooms/friday"))
+    XCTAssertNotNil(RoomProtocol.problem(withRoomURL: "ws://home.example/friday"))
+    let address = RoomProtocol.problem(withRoomURL: "wss://192.168.1.4:8443/rooms/friday")
+    XCTAssertEqual(
+      address,
+      "wss:// needs the room server's host name (the name on its certificate), "
+        + "not the address '192.168.1.4'")
+    XCTAssertNotNil(RoomProtocol.problem(withRoomURL: "wss://[::1]:8443/rooms/friday"))
+  }
+
   func testRoomNamesAndDisplayNames() {
     XCTAssertTrue(RoomProtocol.isValidRoomName("friday-night_1.0"))
     XCTAssertFalse(RoomProtocol.isValidRoomName(""))

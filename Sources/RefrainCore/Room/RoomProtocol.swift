@@ -23,6 +23,28 @@ public enum RoomProtocol {
   /// The default heartbeat interval, in seconds.
   public static let defaultHeartbeat = 5.0
 
+  /// Why `url` cannot address a room, or `nil` when it can: `ws://HOST[:PORT]/rooms/NAME`, or
+  /// `wss://` with a host name (TLS names the server it checks, and the WebSocket client
+  /// sends an IP address where a name belongs, so `wss://` to an address cannot connect).
+  public static func problem(withRoomURL url: String) -> String? {
+    let lower = url.lowercased()
+    let secure = lower.hasPrefix("wss://")
+    guard lower.hasPrefix("ws://") || secure, let slash = lower.range(of: "/rooms/") else {
+      return "a room is ws://HOST:PORT/rooms/NAME or wss://HOST/rooms/NAME, not '\(url)'"
+    }
+    guard secure else { return nil }
+    var host = lower[lower.index(lower.startIndex, offsetBy: 6)..<slash.lowerBound]
+    if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+    let bare = host.hasPrefix("[") ? host : Substring(host.split(separator: ":").first ?? "")
+    let isAddress =
+      bare.hasPrefix("[") || (!bare.isEmpty && bare.allSatisfy { $0.isNumber || $0 == "." })
+    if isAddress {
+      return "wss:// needs the room server's host name (the name on its certificate), "
+        + "not the address '\(bare)'"
+    }
+    return nil
+  }
+
   /// Whether `name` may name a room: 1 to 64 characters of `A–Z a–z 0–9 . _ -`.
   public static func isValidRoomName(_ name: String) -> Bool {
     guard (1...64).contains(name.utf8.count) else { return false }

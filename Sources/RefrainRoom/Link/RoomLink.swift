@@ -58,8 +58,7 @@ public struct RoomLink: Sendable {
     }
     var failures = 0
     let url = Self.withToken(options.url, token: options.token)
-    var tls: TLSConfiguration?
-    if options.url.lowercased().hasPrefix("wss://") { tls = .makeClientConfiguration() }
+    let tls = Self.tlsConfiguration(for: options.url)
     var logger = Logger(label: "refrain-room-link")
     logger.logLevel = .critical
     var configuration = WebSocketClientConfiguration()
@@ -85,7 +84,7 @@ public struct RoomLink: Sendable {
           return 2
         }
         failures += 1
-        lost("room lost: \(Self.describe(error))", retryIn: Self.backoff(attempt: failures))
+        lost(Self.describe(error), retryIn: Self.backoff(attempt: failures))
       }
       try? await Task.sleep(nanoseconds: UInt64(Self.backoff(attempt: failures) * 1e9))
     }
@@ -94,6 +93,24 @@ public struct RoomLink: Sendable {
 
   private func lost(_ reason: String, retryIn: Double) {
     output.write(object: ["type": "link", "state": "lost", "reason": reason, "retry_in": retryIn])
+  }
+
+  /// TLS for a `wss://` room: the system's CAs, or the file `SSL_CERT_FILE` names instead
+  /// (the same file Refrain's HTTPS streams trust), so a room behind a proxy with a private
+  /// CA can be joined; `nil` for `ws://`.
+  static func tlsConfiguration(
+    for url: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> TLSConfiguration? {
+    guard url.lowercased().hasPrefix("wss://") else { return nil }
+    var configuration = TLSConfiguration.makeClientConfiguration()
+    if let file = userCAFile(environment) { configuration.trustRoots = .file(file) }
+    return configuration
+  }
+
+  /// The CA file `SSL_CERT_FILE` names, if it names one.
+  static func userCAFile(_ environment: [String: String]) -> String? {
+    guard let file = environment["SSL_CERT_FILE"], !file.isEmpty else { return nil }
+    return file
   }
 
   /// The room URL with the token as a query parameter.
@@ -129,6 +146,9 @@ public struct RoomLink: Sendable {
       || text.contains("Connection refused")
     {
       return "cannot reach the room server"
+    }
+    if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate") {
+      return "the room server's TLS certificate is not trusted: set SSL_CERT_FILE to its CA file"
     }
     return TerminalSanitizer.clean(String(text.prefix(200)))
   }

@@ -101,7 +101,8 @@ extension App {
     case .link(let state, let reason):
       switch state {
       case "lost":
-        setStatus("room lost: playing on, reconnecting", error: true)
+        let why = TerminalSanitizer.clean(reason ?? "the connection ended")
+        setStatus("room lost (\(why)): playing on, reconnecting", error: true)
         log("room lost: \(reason ?? "")")
       case "refused":
         setStatus(TerminalSanitizer.clean(reason ?? "the room refused this member"), error: true)
