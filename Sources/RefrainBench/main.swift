@@ -101,6 +101,7 @@ func usage() -> Never {
              refrain-bench decode FILE.mp3 [--iterations N]
              refrain-bench cover FILE.jpg|png [--columns 30] [--rows 15] [--iterations N]
              refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
+             refrain-bench spotify-match [--local N] [--imported N] [--json]
 
       """.utf8))
   exit(2)
@@ -399,6 +400,15 @@ case "cover":
     iterations: max(1, iterations))
 case "library-stress":
   LibraryStressCommand.main(arguments)
+case "spotify-match":
+  let local = option("--local", in: &arguments, default: 10_000)
+  let imported = option("--imported", in: &arguments, default: 10_000)
+  do {
+    try SpotifyMatchBench.run(local: local, imported: imported, asJSON: arguments.contains("--json"))
+  } catch {
+    FileHandle.standardError.write(Data("refrain-bench spotify-match: \(error)\n".utf8))
+    exit(1)
+  }
 default:
   usage()
 }

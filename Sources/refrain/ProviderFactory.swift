@@ -5,7 +5,7 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 
-/// `--provider demo|local|deezer` and `--output pulse|null` read as the configuration's
+/// `--provider demo|local|deezer|spotify` and `--output pulse|null` read as the configuration's
 /// own choices, so the command line and config.toml name them alike.
 extension RefrainConfiguration.Provider: ExpressibleByArgument {}
 extension RefrainConfiguration.Output: ExpressibleByArgument {}
@@ -25,6 +25,12 @@ func makeProvider(
   case .deezer:
     return DeezerCatalogProvider(
       baseURL: configuration.deezerURL(environment: environment), environment: environment)
+  case .spotify:
+    let previews = configuration.deezerURL(environment: environment).map {
+      DeezerCatalogProvider(baseURL: $0, environment: environment)
+    }
+    return SpotifyCatalogProvider(
+      store: try LibraryStore.openDefault(environment: environment), previews: previews)
   }
 }
 

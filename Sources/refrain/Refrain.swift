@@ -13,7 +13,7 @@ struct Refrain: ParsableCommand {
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
       SearchCommand.self, KeysCommand.self, CtlCommand.self, ConfigCommand.self,
-      ScrobbleCommand.self, RoomCommand.self,
+      ScrobbleCommand.self, RoomCommand.self, SpotifyCommand.self,
     ],
     defaultSubcommand: StartCommand.self
   )

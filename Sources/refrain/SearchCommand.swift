@@ -12,13 +12,14 @@ struct SearchCommand: ParsableCommand {
     discussion: """
       With --json, stdout is one JSON array; each result is
       {"kind","id","title","artist","album","duration","playable"} with absent fields left out
-      (for artists and playlists, title is the name).
+      (for artists and playlists, title is the name). Tracks that cannot be played add
+      "reason"; tracks imported from Spotify add "match": "local", "preview" or null.
       """)
 
   @Argument(help: "What to search for (several words are searched together).")
   var query: [String]
 
-  @Option(help: "The catalog: demo, local (your scanned folders) or deezer.")
+  @Option(help: "The catalog: demo, local (your scanned folders), deezer or spotify (your import).")
   var provider: RefrainConfiguration.Provider = .demo
 
   @Option(help: "What to look for: track, album, artist or playlist.")
@@ -101,6 +102,10 @@ struct SearchResult: Encodable {
   var album: String?
   var duration: Double?
   var playable: Bool?
+  /// For an imported Spotify track: `local`, `preview`, or `null` when nothing plays it.
+  var match: String??
+  /// Why the track cannot be played, when it cannot.
+  var reason: String?
 
   init(_ item: CatalogItem) {
     kind = item.kind
@@ -112,6 +117,8 @@ struct SearchResult: Encodable {
       album = track.album
       duration = track.duration.map(JSONOutput.milliseconds)
       playable = track.isPlayable
+      if track.provider == "spotify" { match = .some(track.match) }
+      if !track.isPlayable { reason = track.unplayableReason }
     case .album(let album):
       id = album.id
       title = album.title

@@ -15,7 +15,7 @@ struct StartCommand: ParsableCommand {
     commandName: "start", abstract: "Start the full-screen player (the default).",
     shouldDisplay: false)
 
-  @Option(help: "The catalog to open: demo, local or deezer (default: config.toml's, else demo).")
+  @Option(help: "The catalog to open: demo, local, deezer or spotify (default: config.toml's, else demo).")
   var provider: RefrainConfiguration.Provider?
 
   @Option(help: "Audio output: pulse, or null (silent, real-time clock) (default: config.toml's).")

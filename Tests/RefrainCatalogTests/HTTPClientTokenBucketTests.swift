@@ -31,6 +31,22 @@ final class HTTPClientTokenBucketTests: XCTestCase {
     XCTAssertEqual(bucket.tokens, 49, accuracy: 1e-9, "a long idle fills the bucket, no more")
   }
 
+  func testAStrictBucketNeverLetsMoreThanTheLimitIntoAnyWindow() {
+    var bucket = TokenBucket(strictly: 50, per: 5, now: 0)
+    var sendTimes: [Double] = []
+    var now = 0.0
+    for _ in 0..<300 {
+      let wait = bucket.reserve(now: now)
+      now += wait
+      sendTimes.append(now)
+    }
+    for (index, start) in sendTimes.enumerated() {
+      let inWindow = sendTimes[index...].prefix { $0 < start + 5 - 1e-9 }.count
+      XCTAssertLessThanOrEqual(inWindow, 50, "window from \(start) s")
+    }
+    XCTAssertEqual(sendTimes.last ?? 0, 36.25, accuracy: 0.01, "10 at once, then 8 a second")
+  }
+
   func testTimeGoingBackwardsGivesNoTokens() {
     var bucket = TokenBucket(requests: 1, per: 1, now: 10)
     XCTAssertEqual(bucket.reserve(now: 10), 0)
@@ -52,7 +68,8 @@ final class HTTPClientTokenBucketTests: XCTestCase {
     }
     let endpoint = Endpoint(baseURL: server.baseURL, path: "/genre")
     for _ in 0..<4 { _ = try await client.data(for: endpoint) }
-    XCTAssertEqual(clock.sleeps.count, 2, "two requests had to wait: \(clock.sleeps)")
-    for wait in clock.sleeps { XCTAssertEqual(wait, 0.5, accuracy: 0.01) }
+    // 2 per second, strictly: one at once, then one a second.
+    XCTAssertEqual(clock.sleeps.count, 3, "three requests had to wait: \(clock.sleeps)")
+    for wait in clock.sleeps { XCTAssertEqual(wait, 1, accuracy: 0.01) }
   }
 }

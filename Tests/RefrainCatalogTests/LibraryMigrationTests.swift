@@ -147,12 +147,30 @@ final class LibraryMigrationTests: XCTestCase {
       try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
       try store.setLyricOffset(-250, for: "demo:1")
     }
-    if level >= 7 {
-      // The v7 index (external content, as today's scanner writes it).
+    if level >= 9 {
+      // Today's index, as today's scanner writes it.
       try LocalLibraryScanner(store: store, tagReader: ID3TagReader())
         .importTracks([
           (path: "/music/love.mp3", info: LocalTrackInfo(title: "사랑해요", artist: "아이유"))
         ])
+    } else if level >= 7 {
+      // The v7 index, as a v7 or v8 Refrain wrote it (external content, no ISRC column).
+      try store.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO local_artists (id, key, name, title_grams)
+            VALUES (7, '아이유', '아이유', '아 이 유 아이 이유');
+            INSERT INTO local_tracks (id, path, size, mtime, title, title_key, artist, artist_id,
+              has_lrc, added_at, updated_at, title_grams, other_grams)
+            VALUES (9, '/music/love.mp3', 1, 1, '사랑해요', '사랑해요', '아이유', 7, 0, 0, 0,
+              '사 랑 해 요 사랑 랑해 해요', '아 이 유 아이 이유');
+            """)
+        for table in [LocalSearchTable.tracks, .artists] {
+          for fts in [table.words, table.trigrams] {
+            try db.execute(sql: "INSERT INTO \(fts) (\(fts)) VALUES ('rebuild')")
+          }
+        }
+      }
     } else if level >= 6 {
       // The v6 index, as a v6 Refrain wrote it: grams split by column, trigram tables with
       // their own copy of the text.

@@ -180,7 +180,7 @@ final class ConfigReaderTests: XCTestCase {
 
   func testEveryKindOfBadValueIsReported() {
     let cases: [(text: String, key: String, fragment: String)] = [
-      ("[catalog]\nprovider = \"spotify\"", "catalog.provider", "must be one of"),
+      ("[catalog]\nprovider = \"tidal\"", "catalog.provider", "must be one of"),
       ("[catalog]\nprovider = 3", "catalog.provider", "found an integer"),
       ("[catalog]\nmusic_folders = \"~/Music\"", "catalog.music_folders", "array"),
       ("[catalog]\nmusic_folders = [\"Music\"]", "catalog.music_folders", "absolute"),

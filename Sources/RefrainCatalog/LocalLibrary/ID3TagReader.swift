@@ -76,7 +76,7 @@ public struct ID3TagReader: TagReader {
       title: v2?.title ?? v1?.title, artist: v2?.artist ?? v1?.artist,
       albumArtist: v2?.albumArtist, album: v2?.album ?? v1?.album,
       trackNumber: v2?.trackNumber ?? v1?.trackNumber, year: v2?.year ?? v1?.year,
-      duration: estimate.duration)
+      duration: estimate.duration, isrc: v2?.isrc)
     return (info, FileStamp(status))
   }
 

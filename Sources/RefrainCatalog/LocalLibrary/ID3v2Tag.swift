@@ -12,6 +12,7 @@ struct ID3v2Tag: Equatable {
   var album: String?
   var trackNumber: Int?
   var year: Int?
+  var isrc: String?
 
   /// The size of the whole tag (header, frames, padding, footer) when `header` starts one.
   ///
@@ -71,7 +72,7 @@ struct ID3v2Tag: Equatable {
       apply(frame: id, text: Self.text(content))
     }
     if title == nil, artist == nil, album == nil, trackNumber == nil, year == nil,
-      albumArtist == nil
+      albumArtist == nil, isrc == nil
     {
       return nil
     }
@@ -85,6 +86,7 @@ struct ID3v2Tag: Equatable {
     case "TPE1", "TP1": artist = artist ?? text
     case "TPE2", "TP2": albumArtist = albumArtist ?? text
     case "TALB", "TAL": album = album ?? text
+    case "TSRC", "TRC": isrc = isrc ?? text
     case "TRCK", "TRK": trackNumber = trackNumber ?? Self.leadingNumber(text)
     case "TYER", "TYE", "TDRC", "TDOR", "TORY":
       if year == nil, let number = Self.leadingNumber(String(text.prefix(4))), number > 0 {

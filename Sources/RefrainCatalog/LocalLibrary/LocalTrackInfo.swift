@@ -22,11 +22,13 @@ public struct LocalTrackInfo: Sendable, Hashable {
   public var year: Int?
   /// The duration in seconds, exact or estimated.
   public var duration: Double?
+  /// The recording's ISRC (TSRC), as tagged; the scanner keeps it only when well formed.
+  public var isrc: String?
 
   /// Creates a value.
   public init(
     title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil,
-    trackNumber: Int? = nil, year: Int? = nil, duration: Double? = nil
+    trackNumber: Int? = nil, year: Int? = nil, duration: Double? = nil, isrc: String? = nil
   ) {
     self.title = title
     self.artist = artist
@@ -35,6 +37,7 @@ public struct LocalTrackInfo: Sendable, Hashable {
     self.trackNumber = trackNumber
     self.year = year
     self.duration = duration
+    self.isrc = isrc
   }
 }
 

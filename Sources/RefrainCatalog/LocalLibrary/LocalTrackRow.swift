@@ -1,3 +1,4 @@
+import RefrainCore
 /// What the index writes for one file: cleaned tags, grouping keys and CJK grams.
 ///
 /// The scanner builds these on the threads that read the tags, so the one thread that writes
@@ -23,6 +24,8 @@ struct LocalTrackRow: Sendable {
   var year: Int?
   /// Seconds; `nil` unless finite and positive.
   var duration: Double?
+  /// The ISRC in upper case, when the tag holds a well-formed one (12 letters and digits).
+  var isrc: String?
   /// ``CJKGrams`` of the title and of the artist and album, for the track's word table.
   var titleGrams: String?
   var otherGrams: String?
@@ -42,6 +45,7 @@ struct LocalTrackRow: Sendable {
     trackNumber = info.trackNumber
     year = info.year
     duration = info.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    isrc = info.isrc.flatMap(ISRC.normalized)
     titleGrams = CJKGrams.grams([title])
     otherGrams = CJKGrams.grams([artist, album])
     guard let album else { return }

@@ -67,7 +67,7 @@ public actor HTTPClient {
     self.configuration = configuration
     self.transport = transport ?? URLSessionTransport(timeout: configuration.timeout)
     bucket = configuration.rateLimit.map {
-      TokenBucket(requests: $0.requests, per: $0.interval, now: configuration.clock.now())
+      TokenBucket(strictly: $0.requests, per: $0.interval, now: configuration.clock.now())
     }
     cache =
       configuration.cacheTTL > 0

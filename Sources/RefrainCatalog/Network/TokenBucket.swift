@@ -15,10 +15,23 @@ public struct TokenBucket: Sendable, Hashable {
   /// When the count was last brought up to date (monotonic seconds).
   private var updatedAt: TimeInterval
 
-  /// Creates a full bucket allowing `requests` requests per `interval` seconds.
+  /// Creates a full bucket allowing `requests` requests per `interval` seconds on average,
+  /// with bursts of up to `requests`.
   public init(requests: Int, per interval: TimeInterval, now: TimeInterval) {
     capacity = Double(max(1, requests))
     refillPerSecond = capacity / max(interval, 0.001)
+    tokens = capacity
+    updatedAt = now
+  }
+
+  /// Creates a full bucket that never lets more than `requests` requests into any window of
+  /// `interval` seconds, as a service's "N per T" limit counts them: a burst of a fifth of
+  /// them, and the rest refilled over the interval (a burst + the refill of one interval
+  /// is exactly `requests`).
+  public init(strictly requests: Int, per interval: TimeInterval, now: TimeInterval) {
+    let burst = max(1, requests / 5)
+    capacity = Double(burst)
+    refillPerSecond = Double(max(1, requests - burst)) / max(interval, 0.001)
     tokens = capacity
     updatedAt = now
   }

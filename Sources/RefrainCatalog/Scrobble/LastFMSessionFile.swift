@@ -4,8 +4,7 @@ import RefrainCore
 /// Where `refrain scrobble login lastfm` keeps the Last.fm session:
 /// `$XDG_DATA_HOME/refrain/lastfm-session.json` (next to the library), mode 0600.
 ///
-/// The file is written under a temporary name created with mode 0600 and renamed into place,
-/// so it is never readable by others, not even for a moment, and never half written.
+/// It is written as a ``PrivateFile``: readable only by the user, never half written.
 public struct LastFMSessionFile: Sendable {
   /// The file's location.
   public let url: URL
@@ -30,22 +29,7 @@ public struct LastFMSessionFile: Sendable {
 
   /// Stores `session`, readable only by the user.
   public func save(_ session: LastFMSession) throws(LastFMSessionFileError) {
-    let folder = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .unwritable(path: folder.path)
-    }
-    let temporary = url.path + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw .unwritable(path: url.path) }
-    let data = JSONOutput.data(session)
-    let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    let synced = fsync(descriptor) == 0
-    close(descriptor)
-    guard written == data.count, synced, rename(temporary, url.path) == 0 else {
-      unlink(temporary)
+    guard PrivateFile.write(JSONOutput.data(session), to: url) else {
       throw .unwritable(path: url.path)
     }
   }

@@ -7,7 +7,7 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
+  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -20,6 +20,7 @@ enum LibrarySchema {
     migrator.registerMigration("v6") { db in try LocalLibrarySchema.splitGrams(db) }
     migrator.registerMigration("v7") { db in try LocalLibrarySchema.externalContent(db) }
     migrator.registerMigration("v8") { db in try createScrobbleQueue(db) }
+    migrator.registerMigration("v9") { db in try createSpotify(db) }
     return migrator
   }
 
@@ -41,6 +42,7 @@ enum LibrarySchema {
       try createSession(db)
       try LocalLibrarySchema.create(db, latest: true)
       try createScrobbleQueue(db)
+      try createSpotify(db)
       // The table GRDB's migrator keeps its applied migrations in.
       try db.execute(
         sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
@@ -186,6 +188,66 @@ enum LibrarySchema {
           UNIQUE (service, listened_at, title, artist)
         );
         CREATE INDEX scrobble_queue_due ON scrobble_queue(service, state, next_attempt_at);
+        """)
+  }
+
+  /// v9: local files' ISRCs and the user's imported Spotify library (issue 18).
+  ///
+  /// - `local_tracks.isrc`: each file's TSRC tag. Every file's stamp is cleared, so the next
+  ///   scan reads each tag again and fills it in.
+  /// - `spotify_matches`: what plays each imported track (a local file, a preview by its
+  ///   catalog ID, or nothing and why), so matching is not redone on every run.
+  /// - `spotify_playlists`: which Refrain playlist each Spotify playlist became.
+  /// - `spotify_album_tracks`: the track list of each saved album, in order.
+  /// - `spotify_import_lists` and `spotify_import_items`: an import in progress, page by page,
+  ///   so one that is killed resumes where it stopped; empty between imports.
+  /// - `spotify_imports`: the summary of each finished import.
+  private static func createSpotify(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE local_tracks ADD COLUMN isrc TEXT;
+        CREATE INDEX local_tracks_isrc ON local_tracks(isrc) WHERE isrc IS NOT NULL;
+        UPDATE local_tracks SET mtime = -1;
+        CREATE TABLE spotify_matches (
+          track_id TEXT PRIMARY KEY NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('local', 'preview', 'none')),
+          local_path TEXT,
+          preview_id TEXT,
+          preview_url TEXT,
+          reason TEXT,
+          checked_at REAL NOT NULL
+        );
+        CREATE TABLE spotify_playlists (
+          spotify_id TEXT PRIMARY KEY NOT NULL,
+          playlist_id INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
+          snapshot_id TEXT,
+          position INTEGER NOT NULL
+        );
+        CREATE TABLE spotify_album_tracks (
+          album_id TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          track_id TEXT NOT NULL,
+          PRIMARY KEY (album_id, position)
+        );
+        CREATE TABLE spotify_import_lists (
+          list TEXT PRIMARY KEY NOT NULL,
+          next_url TEXT,
+          done INTEGER NOT NULL DEFAULT 0,
+          json TEXT
+        );
+        CREATE TABLE spotify_import_items (
+          list TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          item_id TEXT NOT NULL,
+          added_at REAL,
+          json TEXT,
+          PRIMARY KEY (list, position)
+        );
+        CREATE TABLE spotify_imports (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          finished_at REAL NOT NULL,
+          summary TEXT NOT NULL
+        );
         """)
   }
 }

@@ -162,13 +162,13 @@ extension LibraryStore {
 
   // MARK: - Helpers
 
-  private static let playlistSelect = """
+  static let playlistSelect = """
     SELECT p.id, p.name, p.created_at, p.updated_at,
            (SELECT COUNT(*) FROM playlist_entries e WHERE e.playlist_id = p.id) AS track_count
     FROM playlists p
     """
 
-  private static func playlist(from row: Row) -> LibraryPlaylist {
+  static func playlist(from row: Row) -> LibraryPlaylist {
     LibraryPlaylist(
       id: row["id"], name: row["name"], trackCount: row["track_count"],
       createdAt: Date(timeIntervalSince1970: row["created_at"]),

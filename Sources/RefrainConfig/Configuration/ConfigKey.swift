@@ -38,6 +38,7 @@ public struct ConfigKey: Sendable, Hashable {
     Table(
       name: "scrobble",
       summary: "Listens sent to ListenBrainz and Last.fm; empty credentials mean off."),
+    Table(name: "spotify", summary: "Your Spotify library, imported (docs/spotify.md)."),
     Table(
       name: "keys",
       summary: "Key bindings everywhere: key name = command, as the : prompt reads it."),
@@ -54,7 +55,7 @@ public struct ConfigKey: Sendable, Hashable {
   public static let all: [ConfigKey] = [
     ConfigKey(
       table: "catalog", name: "provider", defaultValue: "\"demo\"",
-      summary: "The catalog opened at start: demo, local or deezer."),
+      summary: "The catalog opened at start: demo, local, deezer or spotify."),
     ConfigKey(
       table: "catalog", name: "music_folders", defaultValue: "[]",
       summary: "Folders of MP3 files for the local catalog: absolute paths or ~/…"),
@@ -117,6 +118,9 @@ public struct ConfigKey: Sendable, Hashable {
     ConfigKey(
       table: "scrobble", name: "lastfm_secret", defaultValue: "\"\"",
       summary: "Your Last.fm API account's shared secret; empty turns Last.fm off."),
+    ConfigKey(
+      table: "spotify", name: "client_id", defaultValue: "\"\"",
+      summary: "The client ID of your Spotify app, for `refrain spotify login` (docs/spotify.md)."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

@@ -159,6 +159,11 @@ struct ConfigReader {
       if let file = filePath(value, path) { configuration.listenBrainzTokenFile = file }
     case "scrobble.lastfm_api_key":
       if let key = secret(value, path) { configuration.lastFMAPIKey = key }
+    case "spotify.client_id":
+      if let text = string(value, path) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        configuration.spotifyClientID = trimmed.isEmpty ? nil : trimmed
+      }
     case "scrobble.lastfm_secret":
       if let secret = secret(value, path) { configuration.lastFMSecret = secret }
     default:

@@ -14,6 +14,8 @@ public struct RefrainConfiguration: Sendable, Equatable {
     case local
     /// The online catalog at `online.deezer_url`.
     case deezer
+    /// The library imported with `refrain spotify import`, offline.
+    case spotify
   }
 
   /// Where decoded audio goes.
@@ -111,6 +113,10 @@ public struct RefrainConfiguration: Sendable, Equatable {
   public var lastFMAPIKey: SecretText?
   /// The Last.fm shared secret; `nil` when unset (`scrobble.lastfm_secret`).
   public var lastFMSecret: SecretText?
+
+  // [spotify]
+  /// The client ID of the user's Spotify app; `nil` when unset (`spotify.client_id`).
+  public var spotifyClientID: String?
 
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.

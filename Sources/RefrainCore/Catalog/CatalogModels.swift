@@ -28,13 +28,18 @@ public struct CatalogTrack: Sendable, Hashable, Codable {
   public var coverURL: URL?
   /// A lyrics file the catalog supplies, if any.
   public var lyricsURL: URL?
+  /// The recording's ISRC, when the catalog gives one.
+  public var isrc: String?
+  /// For a track imported from another service: what plays it, `local` (a file of the
+  /// user's) or `preview` (the online catalog's); `nil` when nothing does.
+  public var match: String?
 
   /// Creates a catalog track.
   public init(
     id: String, provider: String, title: String, artist: String? = nil, artistID: String? = nil,
     album: String? = nil, albumID: String? = nil, duration: Double? = nil, trackNumber: Int? = nil,
     streamURL: URL? = nil, unplayableReason: String? = nil, coverURL: URL? = nil,
-    lyricsURL: URL? = nil
+    lyricsURL: URL? = nil, isrc: String? = nil, match: String? = nil
   ) {
     self.id = id
     self.provider = provider
@@ -49,6 +54,8 @@ public struct CatalogTrack: Sendable, Hashable, Codable {
     self.unplayableReason = unplayableReason
     self.coverURL = coverURL
     self.lyricsURL = lyricsURL
+    self.isrc = isrc
+    self.match = match
   }
 
   /// Whether the track has audio to play.

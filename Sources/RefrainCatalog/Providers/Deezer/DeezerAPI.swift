@@ -68,6 +68,12 @@ struct DeezerAPI: Sendable {
     Endpoint(baseURL: baseURL, path: "/track/\(id)", isCacheable: false)
   }
 
+  /// `/track/isrc:CODE`: the catalog's recording with that ISRC, never cached (its preview
+  /// URL expires).
+  func track(isrc: String) -> Endpoint {
+    Endpoint(baseURL: baseURL, path: "/track/isrc:\(isrc)", isCacheable: false)
+  }
+
   private func page(_ path: String, _ numbers: KeyValuePairs<String, Int> = [:]) -> Endpoint {
     Endpoint(
       baseURL: baseURL, path: path,

@@ -171,6 +171,19 @@ public struct DeezerCatalogProvider: CatalogProvider {
 
   // MARK: - More than the protocol
 
+  /// The catalog's track with this ISRC (`/track/isrc:CODE`), or `nil` when the catalog has
+  /// none (it says so with HTTP 200 and error code 800). Throws when it cannot be asked.
+  public func track(isrc: String) async throws -> CatalogTrack? {
+    guard let code = ISRC.normalized(isrc) else { return nil }
+    let api = try configuredAPI()
+    do {
+      let record = try await fetch(DeezerTrack.self, api.track(isrc: code), item: "ISRC \(code)")
+      return DeezerMapping.track(record)
+    } catch CatalogError.notFound {
+      return nil
+    }
+  }
+
   /// One page of an album's tracks (`/album/{id}/tracks`); past the end it is empty.
   public func albumTracks(id: String, offset: Int, limit: Int) async throws -> Page<CatalogTrack> {
     let api = try configuredAPI()

@@ -1,0 +1,151 @@
+import Foundation
+import RefrainCore
+
+/// The user's imported Spotify library as a catalog, offline: Home lists the imported
+/// playlists, Liked Songs and saved albums; Search looks through the imported tracks.
+///
+/// Every track carries what plays it (``CatalogTrack/match``): a local file, or the preview
+/// catalog's preview, whose URL ``streamURL(for:)`` fetches fresh because previews expire.
+/// A track nothing plays is listed with its reason and cannot be queued.
+public struct SpotifyCatalogProvider: CatalogProvider {
+  public let name = SpotifyMapping.provider
+  /// The ID of the Liked Songs playlist.
+  public static let likedID = "liked"
+
+  private let store: LibraryStore
+  private let previews: DeezerCatalogProvider?
+
+  /// The provider over `store`; `previews` plays preview matches (without it they cannot
+  /// be played).
+  public init(store: LibraryStore, previews: DeezerCatalogProvider?) {
+    self.store = store
+    self.previews = previews
+  }
+
+  public func home() async throws -> [HomeSection] {
+    let playlists = try store.spotifyPlaylists()
+    let liked = try store.likedTracks().filter { $0.provider == name }.count
+    let albums = try store.savedAlbums().filter { $0.provider == name }
+    var playlistItems: [CatalogItem] = []
+    if liked > 0 {
+      playlistItems.append(
+        .playlist(
+          PlaylistSummary(
+            id: Self.likedID, provider: name, title: "Liked Songs", owner: "you",
+            trackCount: liked)))
+    }
+    playlistItems += playlists.map {
+      .playlist(
+        PlaylistSummary(id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
+    }
+    var sections: [HomeSection] = []
+    if !playlistItems.isEmpty {
+      sections.append(
+        HomeSection(id: "spotify-playlists", title: "Playlists", kind: .playlists, items: playlistItems))
+    }
+    if !albums.isEmpty {
+      sections.append(
+        HomeSection(
+          id: "spotify-albums", title: "Saved albums", kind: .other, items: albums.map { .album($0) }))
+    }
+    if sections.isEmpty {
+      throw CatalogError.unavailable(
+        "nothing imported from Spotify yet: run `refrain spotify login`, then `refrain spotify import`")
+    }
+    return sections
+  }
+
+  public func search(_ query: String, kind: SearchKind, offset: Int, limit: Int) async throws
+    -> Page<CatalogItem>
+  {
+    let offset = max(0, offset)
+    let words = query.lowercased().split(whereSeparator: \.isWhitespace)
+    let contains = { (text: String?) in
+      let lower = (text ?? "").lowercased()
+      return words.allSatisfy { lower.contains($0) }
+    }
+    switch kind {
+    case .track:
+      let found = try store.searchSpotifyTracks(query, offset: offset, limit: max(1, limit))
+      return Page(items: found.tracks.map { .track($0) }, offset: offset, total: found.total)
+    case .album:
+      let albums = try store.savedAlbums().filter {
+        $0.provider == name && (contains($0.title) || contains($0.artist))
+      }
+      return Self.page(albums.map { .album($0) }, offset: offset, limit: limit)
+    case .playlist:
+      let playlists = try store.spotifyPlaylists().filter { contains($0.name) }.map {
+        CatalogItem.playlist(
+          PlaylistSummary(id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
+      }
+      return Self.page(playlists, offset: offset, limit: limit)
+    case .artist:
+      return Page(items: [], offset: offset, total: 0)
+    }
+  }
+
+  public func album(id: String) async throws -> AlbumDetail {
+    guard let album = try store.savedAlbums().first(where: { $0.provider == name && $0.id == id })
+    else { throw CatalogError.notFound("album \(id)") }
+    return AlbumDetail(album: album, tracks: try store.spotifyAlbumTracks(id))
+  }
+
+  public func artist(id: String) async throws -> ArtistDetail {
+    throw CatalogError.unsupported("artist pages (search the imported tracks instead)")
+  }
+
+  public func playlist(id: String, offset: Int, limit: Int) async throws -> PlaylistDetail {
+    let offset = max(0, offset)
+    if id == Self.likedID {
+      let liked = try store.spotifyLikedTracks()
+      let page = Array(liked.dropFirst(offset).prefix(max(1, limit)))
+      return PlaylistDetail(
+        playlist: PlaylistSummary(
+          id: id, provider: name, title: "Liked Songs", owner: "you", trackCount: liked.count),
+        tracks: Page(items: page, offset: offset, total: liked.count))
+    }
+    guard let number = Int64(id),
+      let playlist = try store.spotifyPlaylists().first(where: { $0.id == number })
+    else { throw CatalogError.notFound("playlist \(id)") }
+    let tracks = try store.spotifyPlaylistTracks(number, offset: offset, limit: max(1, limit))
+    return PlaylistDetail(
+      playlist: PlaylistSummary(
+        id: id, provider: name, title: playlist.name, trackCount: playlist.trackCount),
+      tracks: Page(items: tracks, offset: offset, total: playlist.trackCount))
+  }
+
+  public func streamURL(for track: CatalogTrack) async throws -> URL {
+    guard track.provider == name else {
+      guard let url = track.streamURL else {
+        throw CatalogError.unplayable(track.unplayableReason ?? "\(track.title) has no audio")
+      }
+      return url
+    }
+    let match = try store.spotifyMatches()[track.id]
+    switch match?.kind {
+    case .local?:
+      guard let path = match?.localPath, FileManager.default.fileExists(atPath: path) else {
+        throw CatalogError.unplayable(
+          "the local file matched to \(track.title) is gone; run `refrain scan`, then `refrain spotify import`"
+        )
+      }
+      return URL(fileURLWithPath: path)
+    case .preview?:
+      guard let previews, let id = match?.previewID else {
+        throw CatalogError.unplayable(
+          "\(track.title) plays from the online catalog's preview, which is not configured")
+      }
+      return try await previews.streamURL(
+        for: CatalogTrack(id: id, provider: "deezer", title: track.title))
+    default:
+      throw CatalogError.unplayable(
+        match?.reason ?? "\(track.title) is not matched yet: run `refrain spotify import`")
+    }
+  }
+
+  private static func page(_ items: [CatalogItem], offset: Int, limit: Int) -> Page<CatalogItem> {
+    Page(
+      items: Array(items.dropFirst(offset).prefix(max(1, limit))), offset: offset,
+      total: items.count)
+  }
+}

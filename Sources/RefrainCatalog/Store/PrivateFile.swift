@@ -1,0 +1,35 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Files only the user may read (sessions and tokens), written whole or not at all.
+///
+/// The data goes to a temporary name created with mode 0600 in a folder of mode 0700, is
+/// synced, and is renamed into place: the file is never readable by others, not even for a
+/// moment, and never half written, whenever the process is killed.
+enum PrivateFile {
+  /// Writes `data` to `url`; `false` when the folder or file cannot be written.
+  static func write(_ data: Data, to url: URL) -> Bool {
+    let folder = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      return false
+    }
+    let temporary = url.path + ".tmp-\(getpid())"
+    unlink(temporary)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return false }
+    let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    let synced = fsync(descriptor) == 0
+    close(descriptor)
+    guard written == data.count, synced, rename(temporary, url.path) == 0 else {
+      unlink(temporary)
+      return false
+    }
+    return true
+  }
+}
