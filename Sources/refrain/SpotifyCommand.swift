@@ -150,14 +150,7 @@ struct SpotifyCommand: ParsableCommand {
       } catch {
         SpotifyCommand.fail("\(error)")
       }
-      if json {
-        print(JSONOutput.line(summary))
-      } else {
-        print(
-          "Imported \(summary.playlists) playlists, \(summary.albums) albums and "
-            + "\(summary.tracks) tracks: \(summary.matchedLocal) play from your files, "
-            + "\(summary.matchedPreview) from previews, \(summary.unmatched) cannot be played.")
-      }
+      print(json ? JSONOutput.line(summary) : SpotifyCommand.sentence(summary))
     }
   }
 
@@ -264,11 +257,27 @@ struct SpotifyCommand: ParsableCommand {
     }
   }
 
+  /// What an import brought in, in one sentence.
+  static func sentence(_ summary: SpotifyImportSummary) -> String {
+    "Imported \(summary.playlists) playlists, \(summary.albums) albums and "
+      + "\(summary.tracks) tracks: \(summary.matchedLocal) play from your files, "
+      + "\(summary.matchedPreview) from previews, \(summary.unmatched) cannot be played."
+  }
+
   /// Runs an import with the stored login; `report` gets its progress.
   static func runImport(
     configuration: RefrainConfiguration, environment: [String: String], rematch: Bool,
     report: @escaping SpotifyImporter.Report
   ) throws -> SpotifyImportSummary {
+    let importer = try makeImporter(
+      configuration: configuration, environment: environment, rematch: rematch)
+    return try waitFor { try await importer.run(report: report) }
+  }
+
+  /// An importer with the stored login, the library and the preview catalog.
+  static func makeImporter(
+    configuration: RefrainConfiguration, environment: [String: String], rematch: Bool
+  ) throws -> SpotifyImporter {
     let tokenFile = SpotifyTokenFile.standard(environment: environment)
     guard let token = tokenFile.load() else { throw SpotifyError.notLoggedIn }
     let store = try LibraryStore.openDefault(environment: environment)
@@ -282,10 +291,9 @@ struct SpotifyCommand: ParsableCommand {
     if let previews {
       lookup = { isrc in try await previews.track(isrc: isrc) }
     }
-    let importer = SpotifyImporter(
+    return SpotifyImporter(
       client: client, store: store,
       matcher: SpotifyMatcher(store: store, previews: lookup, rematchPreviews: rematch))
-    return try waitFor { try await importer.run(report: report) }
   }
 
   /// The user's ID and name, from `/me`.

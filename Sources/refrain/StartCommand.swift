@@ -141,6 +141,14 @@ struct StartCommand: ParsableCommand {
       // In a room, the room decides what plays; alone, the last session comes back.
       app.restoreSession()
     }
+    app.libraryImport = { progress in
+      let importer = try SpotifyCommand.makeImporter(
+        configuration: config, environment: environment, rematch: false)
+      let summary = try await importer.run { step in
+        progress(LibraryImportProgress(stage: step.notice ?? step.stage, done: step.done, total: step.total))
+      }
+      return SpotifyCommand.sentence(summary)
+    }
     let loop = MainLoop(app: app, player: engine)
     loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
     let mpris = DesktopFrontEnds.startMPRIS(

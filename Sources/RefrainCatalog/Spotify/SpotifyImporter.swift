@@ -193,9 +193,9 @@ public struct SpotifyImporter: Sendable {
       report(SpotifyImportProgress(stage: "Matching", done: done, total: total))
     }
     summary.albums = try store.savedAlbums().filter { $0.provider == SpotifyMapping.provider }.count
+    summary.playlists = try store.spotifyPlaylistSnapshots().keys.filter(kept.contains).count
     try store.finishSpotifyImport(
       keeping: kept, summary: String(decoding: JSONOutput.data(summary), as: UTF8.self))
-    summary.playlists = try store.spotifyPlaylists().count
     return summary
   }
 

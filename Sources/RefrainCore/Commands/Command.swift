@@ -93,6 +93,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case queueClear
   case playlist(PlaylistEdit)
   case status
+  /// Imports the user's library from another service (`refrain spotify import`).
+  case importLibrary
   // Listening rooms
   case chat(String)
 
@@ -141,6 +143,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .queueClear: return "queue clear"
     case .playlist(let edit): return "playlist \(Self.describe(edit))"
     case .status: return "status"
+    case .importLibrary: return "import"
     case .chat(let text): return "chat \(text)"
     }
   }

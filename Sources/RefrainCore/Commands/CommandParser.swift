@@ -19,7 +19,7 @@ public enum CommandParser {
     "lyrics", "seekmode", "follow", "nudge", "show", "tab", "up", "down", "pageup", "pagedown",
     "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
     "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
-    "queue", "playlist", "status", "chat",
+    "queue", "playlist", "status", "import", "chat",
   ]
 
   /// Parses one command line.
@@ -87,6 +87,7 @@ public enum CommandParser {
     case "movedown": return try noArgument(.moveItemDown)
     case "playall": return try noArgument(.playAll)
     case "status": return try noArgument(.status)
+    case "import": return try noArgument(.importLibrary)
     case "queue":
       if rest == "clear" { return .queueClear }
       let (action, tail) = splitAtSpace(rest)

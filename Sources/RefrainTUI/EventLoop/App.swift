@@ -69,6 +69,10 @@ public final class App {
   public var pictureOutput: PictureOutput = .none
   /// The listening room this player is in (`refrain --room`), or `nil`.
   public var room: (any RoomChannel)?
+  /// Imports the user's Spotify library (key `I`); `nil` where the player cannot.
+  public var libraryImport: LibraryImport?
+  /// Whether an import is running (one at a time).
+  var importRunning = false
   /// The Player pane's cover.
   var cover = CoverSlot()
   /// The cover in the header of the open album's detail view.
@@ -202,6 +206,8 @@ public final class App {
     switch command {
     case .chat(let text):
       sendChat(text)
+    case .importLibrary:
+      startLibraryImport()
     case .lyrics:
       lyricsView = LyricsPane(
         seekMode: lyricsSeekMode, selection: lyricsModel.current, lastInput: now())
