@@ -46,6 +46,7 @@ import bench_audio as ba  # noqa: E402
 import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_room as brm  # noqa: E402  (section 15: listening rooms)
+import bench_spotify as bsp  # noqa: E402  (section 16: Spotify library import and matching)
 import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
 from harness import Recorder, Refrain  # noqa: E402
 
@@ -1058,6 +1059,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bt.cover_summary_rows((R.get("tui") or {}).get("cover")))
     L.extend(bmp.summary_rows(R.get("mpris"), within))
     L.extend(brm.summary_rows(R.get("rooms"), within))
+    L.extend(bsp.summary_rows(R.get("spotify"), within))
     add("")
 
     # ---- 1
@@ -1316,6 +1318,7 @@ def render(m: dict, R: dict, args) -> str:
         L.extend(bt.cover_session_lines(R["tui"]["cover"]))
     L.extend(bmp.sections(R.get("mpris"), cmdline))
     L.extend(brm.sections(R.get("rooms"), cmdline))
+    L.extend(bsp.sections(R.get("spotify"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1387,7 +1390,7 @@ def main() -> int:
     ap.add_argument("--only", default="",
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
                          "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS), "
-                         "15 (listening rooms)")
+                         "15 (listening rooms), 16 (Spotify import and matching)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1398,7 +1401,7 @@ def main() -> int:
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
-        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15"}
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1406,7 +1409,7 @@ def main() -> int:
         print(f"bench: no refrain binary at {binary}: build it (swift build -c release) or set REFRAIN_BIN",
               file=sys.stderr)
         return 1
-    if only - {"13"} and (not STEPS.exists() or not STEPS_LRC.exists()):
+    if only - {"13", "16"} and (not STEPS.exists() or not STEPS_LRC.exists()):
         print(f"bench: fixtures missing: run scripts/make-test-fixtures {rel(FIXTURES)}", file=sys.stderr)
         return 1
 
@@ -1464,6 +1467,8 @@ def main() -> int:
             R["mpris"] = bmp.run(ctx, quick=args.quick)
         if "15" in only:
             R["rooms"] = brm.run(ctx, quick=args.quick, log=log)
+        if "16" in only:
+            R["spotify"] = bsp.run(ctx, quick=args.quick, log=log)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
         if "13" in only:

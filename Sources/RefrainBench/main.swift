@@ -404,7 +404,8 @@ case "spotify-match":
   let local = option("--local", in: &arguments, default: 10_000)
   let imported = option("--imported", in: &arguments, default: 10_000)
   do {
-    try SpotifyMatchBench.run(local: local, imported: imported, asJSON: arguments.contains("--json"))
+    try SpotifyMatchBench.run(
+      local: local, imported: imported, asJSON: arguments.contains("--json"))
   } catch {
     FileHandle.standardError.write(Data("refrain-bench spotify-match: \(error)\n".utf8))
     exit(1)

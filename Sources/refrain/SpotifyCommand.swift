@@ -73,10 +73,10 @@ struct SpotifyCommand: ParsableCommand {
           SpotifyCommand.fail("no address was pasted; run `refrain spotify login --paste` again")
         }
         address = line
-      } else {
+      } else if let listener {
         SpotifyCommand.say("Waiting for the browser at \(attempt.redirectURI) …")
         do {
-          address = try listener!.waitForCallback(timeout: 300) { address in
+          address = try listener.waitForCallback(timeout: 300) { address in
             do {
               _ = try attempt.code(fromRedirect: address)
               return (200, "<h1>Refrain is logged in</h1><p>You can close this tab.</p>")
@@ -87,6 +87,8 @@ struct SpotifyCommand: ParsableCommand {
         } catch {
           SpotifyCommand.fail("\(error)")
         }
+      } else {
+        SpotifyCommand.fail("the login listener did not start")
       }
       let code: String
       do {
@@ -194,7 +196,8 @@ struct SpotifyCommand: ParsableCommand {
         let s = imported.summary
         print(
           "Last import \(imported.at): \(s.playlists) playlists, \(s.albums) albums, \(s.tracks) "
-            + "tracks (\(s.matchedLocal) local, \(s.matchedPreview) previews, \(s.unmatched) unmatched).")
+            + "tracks (\(s.matchedLocal) local, \(s.matchedPreview) previews, \(s.unmatched) unmatched)."
+        )
       } else {
         print("Nothing imported yet.")
       }

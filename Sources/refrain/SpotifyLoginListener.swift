@@ -16,7 +16,9 @@ struct SpotifyLoginListener {
   /// Binds 127.0.0.1:`port`; throws a sentence when the port is taken.
   init(port: Int) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw ListenerError("cannot open a socket: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else {
+      throw ListenerError("cannot open a socket: \(String(cString: strerror(errno)))")
+    }
     var yes: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
@@ -49,7 +51,8 @@ struct SpotifyLoginListener {
     while true {
       let left = deadline.timeIntervalSinceNow
       guard left > 0 else {
-        throw ListenerError("no answer from the browser within \(Int(timeout)) s; run `refrain spotify login` again")
+        throw ListenerError(
+          "no answer from the browser within \(Int(timeout)) s; run `refrain spotify login` again")
       }
       var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&waiting, 1, Int32(min(left, 1) * 1000))
@@ -77,7 +80,10 @@ struct SpotifyLoginListener {
     var buffer = [UInt8](repeating: 0, count: 8192)
     var count = 0
     while count < buffer.count {
-      let got = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress! + count, $0.count - count) }
+      let got = buffer.withUnsafeMutableBytes { bytes -> Int in
+        guard let base = bytes.baseAddress else { return -1 }
+        return read(client, base + count, bytes.count - count)
+      }
       guard got > 0 else { break }
       count += got
       if buffer[..<count].contains(UInt8(ascii: "\n")) { break }
@@ -99,7 +105,10 @@ struct SpotifyLoginListener {
     for bytes in [head, body] {
       var sent = 0
       while sent < bytes.count {
-        let wrote = bytes.withUnsafeBytes { write(client, $0.baseAddress! + sent, $0.count - sent) }
+        let wrote = bytes.withUnsafeBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return -1 }
+          return write(client, base + sent, raw.count - sent)
+        }
         guard wrote > 0 else { return }
         sent += wrote
       }

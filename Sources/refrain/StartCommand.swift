@@ -15,7 +15,9 @@ struct StartCommand: ParsableCommand {
     commandName: "start", abstract: "Start the full-screen player (the default).",
     shouldDisplay: false)
 
-  @Option(help: "The catalog to open: demo, local, deezer or spotify (default: config.toml's, else demo).")
+  @Option(
+    help: "The catalog to open: demo, local, deezer or spotify (default: config.toml's, else demo)."
+  )
   var provider: RefrainConfiguration.Provider?
 
   @Option(help: "Audio output: pulse, or null (silent, real-time clock) (default: config.toml's).")
@@ -145,7 +147,9 @@ struct StartCommand: ParsableCommand {
       let importer = try SpotifyCommand.makeImporter(
         configuration: config, environment: environment, rematch: false)
       let summary = try await importer.run { step in
-        progress(LibraryImportProgress(stage: step.notice ?? step.stage, done: step.done, total: step.total))
+        progress(
+          LibraryImportProgress(
+            stage: step.notice ?? step.stage, done: step.done, total: step.total))
       }
       return SpotifyCommand.sentence(summary)
     }

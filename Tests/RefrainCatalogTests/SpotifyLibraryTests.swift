@@ -39,11 +39,14 @@ final class SpotifyLibraryTests: XCTestCase {
     let attempt = SpotifyAuthorization.Attempt(port: 8974, random: &random)
     let good = "http://127.0.0.1:8974/callback?code=C0DE&state=\(attempt.state)"
     XCTAssertEqual(try attempt.code(fromRedirect: "  " + good + "\n"), "C0DE")
-    XCTAssertThrowsError(try attempt.code(fromRedirect: "http://127.0.0.1:8974/callback?code=C0DE&state=other")) {
+    XCTAssertThrowsError(
+      try attempt.code(fromRedirect: "http://127.0.0.1:8974/callback?code=C0DE&state=other")
+    ) {
       XCTAssertTrue("\($0)".contains("state differs"), "\($0)")
     }
     XCTAssertThrowsError(
-      try attempt.code(fromRedirect: "http://127.0.0.1:8974/callback?error=access_denied&state=\(attempt.state)")
+      try attempt.code(
+        fromRedirect: "http://127.0.0.1:8974/callback?error=access_denied&state=\(attempt.state)")
     ) { XCTAssertTrue("\($0)".contains("cancelled"), "\($0)") }
     XCTAssertThrowsError(try attempt.code(fromRedirect: "C0DE"))
   }
@@ -98,16 +101,26 @@ final class SpotifyLibraryTests: XCTestCase {
   func testLocalFilesMatchByISRCThenByTitleWithinThreeSeconds() throws {
     let store = try LibraryTestSupport.makeStore(self)
     try LocalLibraryScanner(store: store, tagReader: ID3TagReader(), batchSize: 10).importTracks([
-      ("/m/tagged.mp3", LocalTrackInfo(title: "Other Name", artist: "X", duration: 10, isrc: "QZAAA2600001")),
+      (
+        "/m/tagged.mp3",
+        LocalTrackInfo(title: "Other Name", artist: "X", duration: 10, isrc: "QZAAA2600001")
+      ),
       ("/m/titled.mp3", LocalTrackInfo(title: "Slow Tide", artist: "Jun", duration: 200)),
       ("/m/long.mp3", LocalTrackInfo(title: "Far Off", artist: "Jun", duration: 300)),
     ])
     try store.replaceSpotifyLikes(with: [
-      CatalogTrack(id: "a", provider: "spotify", title: "Tagged", artist: "Y", duration: 99, isrc: "QZAAA2600001"),
-      CatalogTrack(id: "b", provider: "spotify", title: "Slow Tide (Remastered)", artist: "Jun", duration: 202.5),
+      CatalogTrack(
+        id: "a", provider: "spotify", title: "Tagged", artist: "Y", duration: 99,
+        isrc: "QZAAA2600001"),
+      CatalogTrack(
+        id: "b", provider: "spotify", title: "Slow Tide (Remastered)", artist: "Jun",
+        duration: 202.5),
       CatalogTrack(id: "c", provider: "spotify", title: "Far Off", artist: "Jun", duration: 296),
-      CatalogTrack(id: "d", provider: "spotify", title: "Unknown", artist: "Nobody", duration: 5, isrc: "QZAAA2600009"),
-      CatalogTrack(id: "e", provider: "spotify", title: "Unknown Too", artist: "Nobody", duration: 5),
+      CatalogTrack(
+        id: "d", provider: "spotify", title: "Unknown", artist: "Nobody", duration: 5,
+        isrc: "QZAAA2600009"),
+      CatalogTrack(
+        id: "e", provider: "spotify", title: "Unknown Too", artist: "Nobody", duration: 5),
     ])
     let (summary, lookups) = try SpotifyMatcher(store: store, previews: nil).matchLocally()
     XCTAssertEqual(summary.tracks, 5)
@@ -131,8 +144,10 @@ final class SpotifyLibraryTests: XCTestCase {
   func testPreviewsFoundAreKeptAndTheCatalogIsNotAskedAgain() async throws {
     let store = try LibraryTestSupport.makeStore(self)
     try store.replaceSpotifyLikes(with: [
-      CatalogTrack(id: "p", provider: "spotify", title: "On Air", artist: "Radio", isrc: "QZAAA2600002"),
-      CatalogTrack(id: "n", provider: "spotify", title: "Off Air", artist: "Radio", isrc: "QZAAA2600003"),
+      CatalogTrack(
+        id: "p", provider: "spotify", title: "On Air", artist: "Radio", isrc: "QZAAA2600002"),
+      CatalogTrack(
+        id: "n", provider: "spotify", title: "Off Air", artist: "Radio", isrc: "QZAAA2600003"),
     ])
     let asked = Counter()
     let lookup: SpotifyMatcher.PreviewLookup = { isrc in
@@ -148,11 +163,14 @@ final class SpotifyLibraryTests: XCTestCase {
     let again = try await SpotifyMatcher(store: store, previews: lookup).matchAll { _, _ in }
     XCTAssertEqual([again.matchedPreview, again.unmatched], [1, 1])
     XCTAssertEqual(asked.value, 2, "neither is asked about again")
-    _ = try await SpotifyMatcher(store: store, previews: lookup, rematchPreviews: true).matchAll { _, _ in }
+    _ = try await SpotifyMatcher(store: store, previews: lookup, rematchPreviews: true).matchAll {
+      _, _ in
+    }
     XCTAssertEqual(asked.value, 4, "--rematch asks again")
     let tracks = try store.spotifyLikedTracks()
     XCTAssertEqual(tracks.first { $0.id == "p" }?.match, "preview")
-    XCTAssertTrue(tracks.first { $0.id == "n" }?.unplayableReason?.contains("QZAAA2600003") ?? false)
+    XCTAssertTrue(
+      tracks.first { $0.id == "n" }?.unplayableReason?.contains("QZAAA2600003") ?? false)
   }
 
   private final class Counter: @unchecked Sendable {

@@ -5,7 +5,8 @@ import XCTest
 /// What a member's link makes of the room URL before it connects.
 final class RoomLinkTests: XCTestCase {
   func testOnlyASecureRoomGetsTLS() {
-    XCTAssertNil(RoomLink.tlsConfiguration(for: "ws://127.0.0.1:7700/rooms/friday", environment: [:]))
+    XCTAssertNil(
+      RoomLink.tlsConfiguration(for: "ws://127.0.0.1:7700/rooms/friday", environment: [:]))
     XCTAssertNotNil(RoomLink.tlsConfiguration(for: "WSS://home.lan/rooms/friday", environment: [:]))
   }
 

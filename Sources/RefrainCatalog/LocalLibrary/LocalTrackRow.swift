@@ -1,4 +1,5 @@
 import RefrainCore
+
 /// What the index writes for one file: cleaned tags, grouping keys and CJK grams.
 ///
 /// The scanner builds these on the threads that read the tags, so the one thread that writes

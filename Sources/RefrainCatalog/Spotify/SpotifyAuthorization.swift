@@ -4,8 +4,10 @@ import Foundation
 /// Spotify's Authorization Code flow with PKCE (S256), for a public client: the pieces
 /// that need no network, so they can be checked on their own.
 public enum SpotifyAuthorization {
-  /// What Refrain reads: the user's playlists (private and collaborative ones too) and
-  /// their saved tracks and albums. Nothing is ever written to the account.
+  /// The permissions Refrain asks for, all read-only.
+  ///
+  /// The user's playlists (private and collaborative ones too) and their saved tracks and
+  /// albums; nothing is ever written to the account.
   public static let scopes = "playlist-read-private playlist-read-collaborative user-library-read"
   /// The loopback port of the redirect unless `--port` names another; the app registered on
   /// Spotify's dashboard must list exactly `http://127.0.0.1:8974/callback`.
@@ -35,8 +37,9 @@ public enum SpotifyAuthorization {
 
     /// The address the user opens to log in.
     public func authorizeURL(accounts: URL, clientID: String) -> URL? {
-      guard var components = URLComponents(
-        url: accounts.appendingPathComponent("authorize"), resolvingAgainstBaseURL: false)
+      guard
+        var components = URLComponents(
+          url: accounts.appendingPathComponent("authorize"), resolvingAgainstBaseURL: false)
       else { return nil }
       components.queryItems = [
         URLQueryItem(name: "client_id", value: clientID),
@@ -58,13 +61,15 @@ public enum SpotifyAuthorization {
       let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
       guard let components = URLComponents(string: trimmed), components.query != nil else {
         throw .login(
-          "that is not the address the browser was sent back to; it starts with \(redirectURI)?code=")
+          "that is not the address the browser was sent back to; it starts with \(redirectURI)?code="
+        )
       }
       let items = components.queryItems ?? []
       let value = { (name: String) in items.first { $0.name == name }?.value }
       guard value("state") == state else {
         throw .login(
-          "the login answer does not match this login (its state differs); run `refrain spotify login` again")
+          "the login answer does not match this login (its state differs); run `refrain spotify login` again"
+        )
       }
       if let error = value("error") {
         throw .login("Spotify login was cancelled (\(error))")
@@ -84,7 +89,8 @@ public enum SpotifyAuthorization {
   /// `count` characters drawn from the unreserved set RFC 7636 allows in a verifier.
   static func randomText(_ count: Int, using random: inout some RandomNumberGenerator) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-    return String((0..<count).map { _ in alphabet[Int(random.next(upperBound: UInt64(alphabet.count)))] })
+    return String(
+      (0..<count).map { _ in alphabet[Int(random.next(upperBound: UInt64(alphabet.count)))] })
   }
 
   /// Base64url without padding.

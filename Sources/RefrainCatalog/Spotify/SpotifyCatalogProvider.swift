@@ -36,21 +36,25 @@ public struct SpotifyCatalogProvider: CatalogProvider {
     }
     playlistItems += playlists.map {
       .playlist(
-        PlaylistSummary(id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
+        PlaylistSummary(
+          id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
     }
     var sections: [HomeSection] = []
     if !playlistItems.isEmpty {
       sections.append(
-        HomeSection(id: "spotify-playlists", title: "Playlists", kind: .playlists, items: playlistItems))
+        HomeSection(
+          id: "spotify-playlists", title: "Playlists", kind: .playlists, items: playlistItems))
     }
     if !albums.isEmpty {
       sections.append(
         HomeSection(
-          id: "spotify-albums", title: "Saved albums", kind: .other, items: albums.map { .album($0) }))
+          id: "spotify-albums", title: "Saved albums", kind: .other,
+          items: albums.map { .album($0) }))
     }
     if sections.isEmpty {
       throw CatalogError.unavailable(
-        "nothing imported from Spotify yet: run `refrain spotify login`, then `refrain spotify import`")
+        "nothing imported from Spotify yet: run `refrain spotify login`, then `refrain spotify import`"
+      )
     }
     return sections
   }
@@ -76,7 +80,8 @@ public struct SpotifyCatalogProvider: CatalogProvider {
     case .playlist:
       let playlists = try store.spotifyPlaylists().filter { contains($0.name) }.map {
         CatalogItem.playlist(
-          PlaylistSummary(id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
+          PlaylistSummary(
+            id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
       }
       return Self.page(playlists, offset: offset, limit: limit)
     case .artist:

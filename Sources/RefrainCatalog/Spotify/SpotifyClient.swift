@@ -23,8 +23,8 @@ public struct SpotifyEndpoints: Sendable {
     let accounts = environment["REFRAIN_SPOTIFY_ACCOUNTS_URL"].flatMap(URL.init(string:))
     let api = environment["REFRAIN_SPOTIFY_API_URL"].flatMap(URL.init(string:))
     return SpotifyEndpoints(
-      accounts: accounts ?? URL(string: "https://accounts.spotify.com")!,
-      api: api ?? URL(string: "https://api.spotify.com/v1")!)
+      accounts: accounts ?? URL(fileURLWithPath: "/").resolvingHost("accounts.spotify.com"),
+      api: api ?? URL(fileURLWithPath: "/").resolvingHost("api.spotify.com", path: "/v1"))
   }
 }
 
@@ -181,7 +181,8 @@ public actor SpotifyClient {
       return try JSONDecoder().decode(type, from: data)
     } catch {
       throw .service(
-        "Spotify's answer to \(Self.pathOnly(address)) could not be read (\(DecodingErrorSummary.describe(error)))")
+        "Spotify's answer to \(Self.pathOnly(address)) could not be read (\(DecodingErrorSummary.describe(error)))"
+      )
     }
   }
 
@@ -249,5 +250,16 @@ public actor SpotifyClient {
     let trimmed = path.split(separator: "?").first.map(String.init) ?? path
     if let range = trimmed.range(of: "/v1/") { return String(trimmed[range.upperBound...]) }
     return trimmed
+  }
+}
+
+extension URL {
+  /// `https://HOST` + `path`: a fixed service address built without a force unwrap.
+  fileprivate func resolvingHost(_ host: String, path: String = "") -> URL {
+    var components = URLComponents()
+    components.scheme = "https"
+    components.host = host
+    components.path = path
+    return components.url ?? self
   }
 }

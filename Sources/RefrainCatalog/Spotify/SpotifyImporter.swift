@@ -107,7 +107,8 @@ public struct SpotifyImporter: Sendable {
       for playlist in wanted where !known.contains("playlist:" + playlist.id) {
         let unchanged = playlist.snapshot != nil && snapshots[playlist.id] == playlist.snapshot
         if !unchanged {
-          added.append(("playlist:" + playlist.id, "playlists/\(playlist.id)/items?limit=\(limit)", nil))
+          added.append(
+            ("playlist:" + playlist.id, "playlists/\(playlist.id)/items?limit=\(limit)", nil))
         }
       }
       try store.addSpotifyImportLists(added)

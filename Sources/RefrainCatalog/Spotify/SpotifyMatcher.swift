@@ -1,8 +1,9 @@
 import Foundation
 import RefrainCore
 
-/// Finds something playable for each imported track, in this order:
+/// Finds something playable for each imported track.
 ///
+/// In this order:
 /// 1. a scanned local file whose ISRC tag equals the track's;
 /// 2. a local file with the same ``TrackMatchKey`` (artist and title) and a duration within
 ///    ``durationTolerance`` seconds;
@@ -20,8 +21,10 @@ public struct SpotifyMatcher: Sendable {
   /// Preview lookups stored per transaction.
   static let previewBatch = 20
 
-  /// Looks a track up in the preview catalog by ISRC: the catalog's track, or `nil` when it
-  /// has none. Throws when the catalog cannot be asked.
+  /// Looks a track up in the preview catalog by ISRC.
+  ///
+  /// Returns the catalog's track, or `nil` when it has none; throws when the catalog cannot
+  /// be asked.
   public typealias PreviewLookup = @Sendable (String) async throws -> CatalogTrack?
 
   private let store: LibraryStore
@@ -65,9 +68,10 @@ public struct SpotifyMatcher: Sendable {
     }
   }
 
-  /// The local part of matching, with no network: every track in use gets its local file
-  /// or keeps its earlier preview or "none"; returns the tracks that still need a preview
-  /// lookup. Exposed for `refrain-bench spotify-match`.
+  /// The local part of matching, with no network.
+  ///
+  /// Every track in use gets its local file or keeps its earlier preview or "none"; returns
+  /// the tracks that still need a preview lookup. Public for `refrain-bench spotify-match`.
   public func matchLocally() throws -> (summary: SpotifyImportSummary, lookups: [CatalogTrack]) {
     let tracks = try store.spotifyTracksInUse()
     let earlier = try store.spotifyMatches()

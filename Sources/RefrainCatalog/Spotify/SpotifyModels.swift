@@ -1,7 +1,9 @@
 import Foundation
 import RefrainCore
 
-/// The parts of Spotify's Web API objects an import reads. Every field that Spotify has
+/// The parts of Spotify's Web API objects an import reads.
+///
+/// Every field that Spotify has
 /// dropped for some apps, or that differs between the object's full and simplified forms,
 /// is optional, so an answer missing it is still read.
 enum SpotifyObjects {
@@ -170,7 +172,9 @@ enum SpotifyMapping {
   static func album(_ record: SpotifyObjects.Album) -> AlbumSummary {
     AlbumSummary(
       id: record.id, provider: provider, title: TerminalSanitizer.clean(record.name),
-      artist: record.artists.map { TerminalSanitizer.clean($0.map(\.name).joined(separator: ", ")) },
+      artist: record.artists.map {
+        TerminalSanitizer.clean($0.map(\.name).joined(separator: ", "))
+      },
       artistID: record.artists?.first?.id,
       year: record.releaseDate.flatMap { Int($0.prefix(4)) }, trackCount: record.totalTracks,
       coverURL: image(record.images))

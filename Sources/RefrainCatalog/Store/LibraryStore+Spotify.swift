@@ -206,7 +206,8 @@ extension LibraryStore {
       // above it.
       let rows = try Row.fetchAll(
         db,
-        sql: "SELECT item_id, added_at FROM spotify_import_items WHERE list = 'liked' ORDER BY position"
+        sql:
+          "SELECT item_id, added_at FROM spotify_import_items WHERE list = 'liked' ORDER BY position"
       )
       var previous = time
       for row in rows {
@@ -285,7 +286,8 @@ extension LibraryStore {
   /// and `summary` is recorded, in one transaction.
   func finishSpotifyImport(keeping playlists: Set<String>, summary: String) throws {
     try write { db in
-      let imported = try Row.fetchAll(db, sql: "SELECT spotify_id, playlist_id FROM spotify_playlists")
+      let imported = try Row.fetchAll(
+        db, sql: "SELECT spotify_id, playlist_id FROM spotify_playlists")
       for row in imported where !playlists.contains(row["spotify_id"]) {
         let playlistID: Int64 = row["playlist_id"]
         try db.execute(sql: "DELETE FROM playlists WHERE id = ?", arguments: [playlistID])
@@ -409,8 +411,9 @@ extension LibraryStore {
       try Row.fetchAll(
         db,
         sql: Self.playlistSelect
-          + " JOIN spotify_playlists s ON s.playlist_id = p.id ORDER BY s.position")
-        .map(Self.playlist(from:))
+          + " JOIN spotify_playlists s ON s.playlist_id = p.id ORDER BY s.position"
+      )
+      .map(Self.playlist(from:))
     }
   }
 
@@ -461,7 +464,8 @@ extension LibraryStore {
     return try read { db in
       let filter = "FROM stored_tracks WHERE provider = 'spotify' AND " + clause
       let total =
-        try Int.fetchOne(db, sql: "SELECT count(*) " + filter, arguments: StatementArguments(arguments))
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) " + filter, arguments: StatementArguments(arguments))
         ?? 0
       let tracks = try String.fetchAll(
         db, sql: "SELECT json " + filter + " ORDER BY title COLLATE NOCASE, id LIMIT ? OFFSET ?",
@@ -481,7 +485,8 @@ extension LibraryStore {
   }
 
   private static func matches(in db: Database, ids: [String]?) throws -> [String: SpotifyMatch] {
-    var sql = "SELECT track_id, kind, local_path, preview_id, preview_url, reason FROM spotify_matches"
+    var sql =
+      "SELECT track_id, kind, local_path, preview_id, preview_url, reason FROM spotify_matches"
     var arguments = StatementArguments()
     if let ids {
       guard !ids.isEmpty else { return [:] }

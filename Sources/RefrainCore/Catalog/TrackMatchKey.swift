@@ -72,8 +72,12 @@ public struct TrackMatchKey: Hashable, Sendable {
   static func firstArtist(_ artist: String) -> String {
     let lower = artist.lowercased()
     var end = lower.endIndex
-    for separator in [",", " & ", " feat. ", " feat ", " ft. ", " featuring ", " with ", " x ", " / ", ";"] {
-      if let range = lower.range(of: separator), range.lowerBound < end, range.lowerBound > lower.startIndex {
+    for separator in [
+      ",", " & ", " feat. ", " feat ", " ft. ", " featuring ", " with ", " x ", " / ", ";",
+    ] {
+      if let range = lower.range(of: separator), range.lowerBound < end,
+        range.lowerBound > lower.startIndex
+      {
         end = range.lowerBound
       }
     }
