@@ -661,9 +661,10 @@ def sections(R: dict | None, cmdline) -> list[str]:
               f"{f['ideal_s']:.2f} s |",
               f"| reference: the Web API's requests alone, sequential | {f['ideal_api_s']:.2f} s |"]
         if f["previews"]:
-            L.append(f"| reference: least time the preview throttle allows for {f['previews']:.0f} lookups "
-                     f"(first {PREVIEW_RATE[0]} at once, then {PREVIEW_RATE[0] / PREVIEW_RATE[1]:g}/s) | "
-                     f"{f['throttle_floor_s']:.2f} s |")
+            L.append(f"| reference: least time the catalog's limit ({PREVIEW_RATE[0]} per {PREVIEW_RATE[1]:g} s) "
+                     f"allows for {f['previews']:.0f} lookups (a perfect sliding window: {PREVIEW_RATE[0]} at once, "
+                     f"then {PREVIEW_RATE[0] / PREVIEW_RATE[1]:g}/s; Refrain's strict token bucket sends 10 at "
+                     f"once, then 8/s) | {f['throttle_floor_s']:.2f} s |")
         last = f["last_request_s"]
         api_last = max((v for k, v in last.items() if k in SPOTIFY_API_KINDS), default=None)
         pre_last = max((v for k, v in last.items() if k in PREVIEW_KINDS), default=None)

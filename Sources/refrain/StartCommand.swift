@@ -151,7 +151,9 @@ struct StartCommand: ParsableCommand {
           LibraryImportProgress(
             stage: step.notice ?? step.stage, done: step.done, total: step.total))
       }
-      return SpotifyCommand.sentence(summary)
+      return "Spotify: \(summary.tracks) tracks, \(summary.unmatched) unplayable, "
+        + "\(summary.matchedLocal) from your files, \(summary.matchedPreview) previews "
+        + "(\(summary.playlists) playlists, \(summary.albums) albums)"
     }
     let loop = MainLoop(app: app, player: engine)
     loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })

@@ -189,7 +189,6 @@ public struct SpotifyImporter: Sendable {
       try store.applySpotifyAlbums()
     }
 
-    report(SpotifyImportProgress(stage: "Matching", done: 0, total: nil))
     var summary = try await matcher.matchAll { done, total in
       report(SpotifyImportProgress(stage: "Matching", done: done, total: total))
     }

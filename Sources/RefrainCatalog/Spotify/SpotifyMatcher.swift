@@ -127,6 +127,7 @@ public struct SpotifyMatcher: Sendable {
       summary.unmatched += lookups.count
       return summary
     }
+    if !lookups.isEmpty { progress(0, lookups.count) }
     var batch: [String: SpotifyMatch] = [:]
     var failure: String?
     for (done, track) in lookups.enumerated() {
@@ -139,7 +140,7 @@ public struct SpotifyMatcher: Sendable {
         } else {
           batch[track.id] = SpotifyMatch(
             kind: .none, previewID: Self.askedMark,
-            reason: "no local file, and the preview catalog has no recording with ISRC \(isrc)")
+            reason: "no local file, no preview (ISRC \(isrc))")
           summary.unmatched += 1
         }
       } catch {

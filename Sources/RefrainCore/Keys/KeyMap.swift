@@ -129,7 +129,7 @@ public struct KeyMap: Sendable {
     bind("J", .moveItemDown, "move the entry down", .lists),
     bind("K", .moveItemUp, "move the entry up", .lists),
     bind(
-      "I", .importLibrary, "import your Spotify library (after `refrain spotify login`)", .lists),
+      "I", .importLibrary, "import your Spotify library", .lists),
     bind("s", .seekMode, "seek mode on / off", .lyrics),
     bind("f", .follow, "follow the current line again", .lyrics),
     bind("enter", .open, "seek to the line (seek mode) or close", .lyrics),
