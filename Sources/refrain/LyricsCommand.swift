@@ -17,6 +17,9 @@ struct LyricsCommand: ParsableCommand {
   @Option(help: "Print the line (and word) current at this many seconds, offset applied.")
   var at: Double?
 
+  @Flag(help: "With --json, add each Korean or Japanese line's romanization (`romanized`).")
+  var romanize = false
+
   func run() throws {
     let document: LyricsDocument
     do {
@@ -28,7 +31,7 @@ struct LyricsCommand: ParsableCommand {
     if let at {
       printLine(of: document, at: at)
     } else if json {
-      FileHandle.standardOutput.write(document.jsonData())
+      FileHandle.standardOutput.write(document.jsonData(romanize: romanize))
       FileHandle.standardOutput.write(Data("\n".utf8))
     } else {
       let text = document.timelineText()

@@ -106,13 +106,14 @@ struct StartCommand: ParsableCommand {
       ScrobbleSetup(configuration: config, environment: environment)
         .attach(to: session, store: $0, environment: environment)
     }
-    let app = App(
-      AppDependencies(
-        session: session, provider: catalog, library: library, keyMap: config.keyMap(),
-        startupNotice: notice, lyricHighlight: config.lyricHighlight,
-        colors: config.usesColors && environment["NO_COLOR"] == nil,
-        covers: CoverFetching.covers(mode: config.coverArt, environment: environment),
-        log: { Logger(label: "refrain.covers").info("\($0)") }))
+    var dependencies = AppDependencies(
+      session: session, provider: catalog, library: library, keyMap: config.keyMap(),
+      startupNotice: notice, lyricHighlight: config.lyricHighlight,
+      colors: config.usesColors && environment["NO_COLOR"] == nil,
+      covers: CoverFetching.covers(mode: config.coverArt, environment: environment),
+      log: { Logger(label: "refrain.covers").info("\($0)") })
+    dependencies.romanize = config.romanize
+    let app = App(dependencies)
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
     if !FileManager.default.fileExists(atPath: log) {

@@ -107,7 +107,7 @@ final class AppLayoutTests: XCTestCase {
         | K         move the entry up                          |
         | I         import your Spotify library                |
         | 1         Home pane                                  |
-        | … 35 more: refrain keys                              |
+        | … 37 more: refrain keys                              |
         +------------------------------------------------------+
        ■ stopped
        ? help  / search  l lyrics  space play/pause  q back
@@ -130,7 +130,7 @@ final class AppLayoutTests: XCTestCase {
     let rows = screen.components(separatedBy: "\n")
     XCTAssertTrue(
       rows.contains {
-        $0.contains("play all (queue the list)") && $0.contains("save the album / like the track")
+        $0.contains("play all (queue the list)") && $0.contains("shuffle on / off")
       },
       "two columns\n\(screen)")
     XCTAssertTrue(screen.contains("j, down   down"), "keys for one command share a line")

@@ -265,3 +265,83 @@ final class AppLyricsViewTests: XCTestCase {
     XCTAssertEqual(harness.row(25).trimmingCharacters(in: .whitespaces), "Line 9")
   }
 }
+
+/// Translations and romanization in the lyrics view and the Player pane.
+final class AppLyricsTranslationTests: XCTestCase {
+  private static let translated = LRCParser.parse(
+    """
+    [00:01.00]너를 사랑해
+    [00:01.00]I love you
+    [00:05.00]같이 걸어요
+    [00:05.00]같이 걸어요
+    [00:05.00]Let's walk together
+    [00:09.00]끝
+    """)
+
+  private func playing(romanize: Bool = false) -> TUIHarness {
+    let harness = TUIHarness(
+      lyrics: ["fake:umbrella": .found(Self.translated, source: .sidecar)], lyricHighlight: .line)
+    harness.app.romanizes = romanize
+    harness.waitForHome()
+    harness.playFromHome("우산 하나", duration: 30)
+    return harness
+  }
+
+  /// The lyric rows, without the cursor's › and the edge marks.
+  private func body(_ grid: ScreenGrid) -> [String] {
+    (2..<13).map { String(grid.row($0).dropFirst(2)).trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+  }
+
+  func testATranslationIsSungWithItsLineAndARepeatIsHidden() {
+    let harness = playing()
+    harness.player.position = 5.5
+    harness.press("l")
+    let grid = harness.redraw()
+    XCTAssertEqual(
+      body(grid), ["너를 사랑해", "I love you", "같이 걸어요", "Let's walk together", "끝"])
+    let sung = (0..<grid.height).first { grid.row($0).contains("같이 걸어요") } ?? 0
+    XCTAssertEqual(grid[2, sung].style, .current, "the original is the sung line")
+    XCTAssertEqual(grid[2, sung + 1].style, .normal, "its translation is lit with it")
+    let earlier = (0..<grid.height).first { grid.row($0).contains("I love you") } ?? 0
+    XCTAssertEqual(grid[2, earlier].style, .dim, "another line's translation is dimmer")
+  }
+
+  func testTHidesTranslationsAndTheCursorMovesBetweenOriginals() {
+    let harness = playing()
+    harness.player.position = 1.5
+    harness.press("l")
+    harness.press("T")
+    XCTAssertEqual(body(harness.redraw()), ["너를 사랑해", "같이 걸어요", "끝"])
+    harness.press("j")
+    XCTAssertTrue(harness.redraw().row(8).hasPrefix("› 같이 걸어요"), harness.screen())
+    harness.press("T")
+    harness.press("j")
+    XCTAssertTrue(
+      harness.screen().contains("› 끝"), "j skips the translation: \(harness.screen())")
+  }
+
+  func testTShowsARomanizationLineUnderKoreanLines() {
+    let harness = playing()
+    harness.player.position = 1.5
+    harness.press("l")
+    harness.press("t")
+    let lines = body(harness.redraw())
+    XCTAssertEqual(Array(lines.prefix(4)), ["너를 사랑해", "neoreul saranghae", "I love you", "같이 걸어요"])
+    XCTAssertTrue(lines.contains("gachi georeoyo"), "\(lines)")
+    harness.press("t")
+    XCTAssertFalse(body(harness.redraw()).contains("neoreul saranghae"))
+  }
+
+  func testThePlayerPaneShowsTheSungLineWithItsTranslationOrRomanization() {
+    let harness = playing()
+    harness.player.position = 1.5
+    harness.press("4")
+    XCTAssertTrue(harness.screen().contains("너를 사랑해"))
+    XCTAssertTrue(harness.screen().contains("I love you"), harness.screen())
+    harness.press("T")
+    harness.press("t")
+    XCTAssertTrue(harness.screen().contains("neoreul saranghae"), harness.screen())
+    XCTAssertFalse(harness.screen().contains("I love you"))
+  }
+}

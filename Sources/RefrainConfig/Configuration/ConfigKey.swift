@@ -80,6 +80,9 @@ public struct ConfigKey: Sendable, Hashable {
       table: "lyrics", name: "offset_ms", defaultValue: "0",
       summary: "Shifts all lyrics, -60000 to 60000 ms; positive shows lines earlier."),
     ConfigKey(
+      table: "lyrics", name: "romanize", defaultValue: "false",
+      summary: "Show Korean and Japanese lines romanized too (t toggles it while playing)."),
+    ConfigKey(
       table: "online", name: "deezer_url", defaultValue: "\"\"",
       summary: "The online catalog's API root (http or https); empty turns it off."),
     ConfigKey(

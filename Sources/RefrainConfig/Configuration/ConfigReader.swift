@@ -123,6 +123,8 @@ struct ConfigReader {
       }
     case "lyrics.sources":
       if let sources = lyricsSources(value, path) { configuration.lyricsSources = sources }
+    case "lyrics.romanize":
+      if let flag = boolean(value, path) { configuration.romanize = flag }
     case "lyrics.offset_ms":
       let limit = RefrainConfiguration.maxLyricOffsetMs
       if let ms = integer(value, path, in: -limit...limit) { configuration.lyricOffsetMs = ms }

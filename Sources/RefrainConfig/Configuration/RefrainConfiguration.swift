@@ -77,6 +77,8 @@ public struct RefrainConfiguration: Sendable, Equatable {
   public var lyricsSources: [LyricsSourceKind] = [.sidecar, .embedded, .cache, .online]
   /// Shifts every track's lyrics; positive shows lines earlier (`lyrics.offset_ms`).
   public var lyricOffsetMs = 0
+  /// Whether Korean and Japanese lines show their romanization at start (`lyrics.romanize`).
+  public var romanize = false
 
   // [online]
   /// The online catalog's API root; `nil` turns it off (`online.deezer_url`).

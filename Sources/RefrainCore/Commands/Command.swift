@@ -64,6 +64,10 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case `repeat`
   // Lyrics
   case lyrics
+  /// Shows or hides translation lines (lines sharing an original's time).
+  case translations
+  /// Shows or hides the romanization of Korean and Japanese lines.
+  case romanize
   case seekMode
   case follow
   case nudge(Int)
@@ -144,6 +148,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .playlist(let edit): return "playlist \(Self.describe(edit))"
     case .status: return "status"
     case .importLibrary: return "import"
+    case .translations: return "translations"
+    case .romanize: return "romanize"
     case .chat(let text): return "chat \(text)"
     }
   }

@@ -19,7 +19,7 @@ public enum CommandParser {
     "lyrics", "seekmode", "follow", "nudge", "show", "tab", "up", "down", "pageup", "pagedown",
     "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
     "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
-    "queue", "playlist", "status", "import", "chat",
+    "queue", "playlist", "status", "import", "translations", "romanize", "chat",
   ]
 
   /// Parses one command line.
@@ -88,6 +88,8 @@ public enum CommandParser {
     case "playall": return try noArgument(.playAll)
     case "status": return try noArgument(.status)
     case "import": return try noArgument(.importLibrary)
+    case "translations": return try noArgument(.translations)
+    case "romanize": return try noArgument(.romanize)
     case "queue":
       if rest == "clear" { return .queueClear }
       let (action, tail) = splitAtSpace(rest)

@@ -101,6 +101,8 @@ public struct KeyMap: Sendable {
     bind("l", .lyrics, "open / close the lyrics view"),
     bind("[", .nudge(-100), "lyrics 100 ms later"),
     bind("]", .nudge(100), "lyrics 100 ms earlier"),
+    bind("T", .translations, "translations on / off"),
+    bind("t", .romanize, "romanized lyrics on / off"),
     bind("/", .search(nil), "search"),
     bind("?", .help, "help for this pane"),
     bind(":", .prompt, "command prompt"),

@@ -17,6 +17,8 @@ public struct LyricTimeline: Sendable {
   public let isSynced: Bool
   /// The total offset applied: the document's `[offset:]` plus the user's nudge.
   public let offsetMs: Int
+  /// The lines grouped by time: originals and their translations.
+  public let groups: LyricGroups
 
   /// Effective start of each line, in seconds.
   private let lineTimes: [Double]
@@ -32,6 +34,7 @@ public struct LyricTimeline: Sendable {
     isSynced = document.isSynced
     let total = Self.clampedSum(document.offsetMs, userOffsetMs)
     offsetMs = total
+    groups = LyricGroups(lines: sorted, synced: document.isSynced)
 
     func seconds(_ ms: Int) -> Double { (Double(ms) - Double(total)) / 1000 }
     guard document.isSynced else {

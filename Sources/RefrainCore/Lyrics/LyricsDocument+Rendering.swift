@@ -20,15 +20,17 @@ extension LyricsDocument {
   }
 
   /// The CLI JSON contract as compact UTF-8: `tags`, `offset_ms`, `lines` (each `ms`,
-  /// `text`, and `words` only on word-timed lines) and `skipped`.
-  public func jsonData() -> Data {
+  /// `text`, `words` only on word-timed lines, and with `romanize` a `romanized` string on
+  /// each line that has one) and `skipped`.
+  public func jsonData(romanize: Bool = false) -> Data {
     JSONOutput.data(
       LyricsJSON(
         tags: tags, offsetMs: offsetMs,
         lines: lines.map { line in
           LyricsJSON.Line(
             ms: line.ms, text: line.text,
-            words: line.words?.map { LyricsJSON.Word(ms: $0.ms, text: $0.text) })
+            words: line.words?.map { LyricsJSON.Word(ms: $0.ms, text: $0.text) },
+            romanized: romanize ? Romanizer.romanize(line.text) : nil)
         }, skipped: skipped))
   }
 
@@ -73,6 +75,7 @@ private struct LyricsJSON: Encodable {
     var ms: Int
     var text: String
     var words: [Word]?
+    var romanized: String?
   }
 
   var tags: [String: String]

@@ -34,7 +34,8 @@ extension App {
   var lyricsModel: LyricsModel {
     LyricsModel(
       timeline: presenter.lyrics?.timeline, position: presenter.snapshot.position,
-      notice: lyricsNotice, highlight: lyricHighlight, colors: colors)
+      notice: lyricsNotice, highlight: lyricHighlight, colors: colors,
+      translations: showsTranslations, romanize: romanizes)
   }
 
   /// Whether the terminal shows pictures and covers can be looked for.

@@ -23,6 +23,8 @@ public struct AppDependencies {
   public var covers: (any CoverProvider)?
   /// Writes one line to the log (never to the screen).
   public var log: @Sendable (String) -> Void
+  /// Whether Korean and Japanese lyrics show a romanization line at start (`t` toggles it).
+  public var romanize = false
 
   /// Creates the dependencies.
   public init(
@@ -67,6 +69,10 @@ public final class App {
   let log: @Sendable (String) -> Void
   /// How the terminal shows pictures; the main loop sets it once the terminal is started.
   public var pictureOutput: PictureOutput = .none
+  /// Whether translation lines show under their originals (`T` toggles it).
+  var showsTranslations = true
+  /// Whether lyrics show their romanization (`t` toggles it).
+  var romanizes = false
   /// The listening room this player is in (`refrain --room`), or `nil`.
   public var room: (any RoomChannel)?
   /// Imports the user's Spotify library (key `I`); `nil` where the player cannot.
@@ -125,6 +131,7 @@ public final class App {
     now = dependencies.now
     covers = dependencies.covers
     log = dependencies.log
+    romanizes = dependencies.romanize
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     loadHome()
     refreshLibrary()
@@ -208,6 +215,12 @@ public final class App {
       sendChat(text)
     case .importLibrary:
       startLibraryImport()
+    case .translations:
+      showsTranslations.toggle()
+      setStatus("translations \(showsTranslations ? "shown" : "hidden") (T)")
+    case .romanize:
+      romanizes.toggle()
+      setStatus("romanization \(romanizes ? "on" : "off") (t)")
     case .lyrics:
       lyricsView = LyricsPane(
         seekMode: lyricsSeekMode, selection: lyricsModel.current, lastInput: now())

@@ -12,11 +12,32 @@ struct LyricsModel {
   var highlight: LyricHighlight
   /// Whether the terminal shows colours: without them the bold sung line gets a ▶ too.
   var colors: Bool
+  /// Whether translation lines show under their originals.
+  var translations = true
+  /// Whether Korean and Japanese lines get a romanization line.
+  var romanize = false
 
-  /// The line being sung now, for synced lyrics.
+  /// The group being sung now, for synced lyrics: the original whose time has come (its
+  /// translations share it).
   var current: Int? {
-    guard let timeline, timeline.isSynced else { return nil }
-    return timeline.index(at: position)
+    guard let timeline, timeline.isSynced, let line = timeline.index(at: position) else {
+      return nil
+    }
+    return timeline.groups.leader(of: line)
+  }
+
+  /// The lines a cursor moves between: the originals.
+  var stops: [Int] { timeline?.groups.originals ?? [] }
+
+  /// The rows drawn for line `index`: its text, then its romanization when asked for.
+  func texts(of index: Int) -> [(text: String, romanized: Bool)] {
+    guard let timeline, timeline.lines.indices.contains(index) else { return [] }
+    let text = timeline.lines[index].text
+    var rows = [(text.isEmpty ? "♪" : TerminalSanitizer.clean(text), false)]
+    if romanize, let roman = Romanizer.romanize(text) {
+      rows.append((TerminalSanitizer.clean(roman), true))
+    }
+    return rows
   }
 }
 
@@ -37,12 +58,16 @@ struct LyricsPane {
 
   /// Handles a command of the lyrics view; `page` is the visible height, for page moves.
   mutating func handle(_ command: Command, model: LyricsModel, page: Int) -> PaneResult {
-    let count = model.timeline?.count ?? 0
+    let stops = model.stops
+    let count = stops.count
     let current = model.current
     switch command {
     case .move(let move):
+      guard count > 0 else { return .handled }
       // While following, a move starts from the highlighted line (before the first: -1).
-      var index = (following ? nil : selection) ?? current ?? -1
+      // The cursor moves between originals: a translation goes with its line.
+      let from = (following ? nil : selection) ?? current
+      var index = from.flatMap { line in stops.lastIndex { $0 <= line } } ?? -1
       switch move {
       case .down, .right: index += 1
       case .up, .left: index -= 1
@@ -51,7 +76,7 @@ struct LyricsPane {
       case .top: index = 0
       case .bottom: index = count - 1
       }
-      selection = max(0, min(count - 1, index))
+      selection = stops[max(0, min(count - 1, index))]
       following = false
       return .handled
     case .seekMode:
@@ -96,16 +121,22 @@ struct LyricsPane {
     }
     let position = model.position
     let current = model.current
+    let groups = timeline.groups
     let focus = following ? (current ?? 0) : (selection ?? current ?? 0)
-    // Wrap every line; remember where each starts.
-    var wrapped: [(line: Int, text: String)] = []
-    var starts: [Int] = []
-    for (index, line) in timeline.lines.enumerated() {
-      starts.append(wrapped.count)
-      let text = line.text.isEmpty ? "♪" : TerminalSanitizer.clean(line.text)
-      for piece in DisplayWidth.wrap(text, to: body.width) { wrapped.append((index, piece)) }
+    // Wrap every line shown (originals, and translations unless hidden), each followed by
+    // its romanization when asked for; remember where each line starts.
+    var wrapped: [(line: Int, text: String, secondary: Bool)] = []
+    var starts: [Int: Int] = [:]
+    for index in groups.visible(translations: model.translations) {
+      starts[index] = wrapped.count
+      let translation = groups.isTranslation(index)
+      for (text, romanized) in model.texts(of: index) {
+        for piece in DisplayWidth.wrap(text, to: body.width) {
+          wrapped.append((index, piece, translation || romanized))
+        }
+      }
     }
-    let focusRow = starts.indices.contains(focus) ? starts[focus] : 0
+    let focusRow = starts[focus] ?? 0
     // The focused line stays centred: rows above the first line are left blank.
     let top = focusRow - body.height / 2
     // Marker-only leaves the text as it was, so a line change only scrolls and moves the ▶.
@@ -115,10 +146,18 @@ struct LyricsPane {
     for row in 0..<body.height where wrapped.indices.contains(top + row) {
       let entry = wrapped[top + row]
       let y = body.y + row
-      layout.lyricLines[y] = entry.line
-      let isCurrent = entry.line == current
+      let group = groups.leader(of: entry.line)
+      layout.lyricLines[y] = group
+      let isCurrent = group == current
       if isCurrent, drawsMarker {
-        grid.put(top + row == starts[entry.line] ? "▶" : "▏", x: body.x - 2, y: y, style: .marker)
+        grid.put(top + row == starts[group] ? "▶" : "▏", x: body.x - 2, y: y, style: .marker)
+      }
+      // A translation or romanization is drawn dimmer than its line; in the sung group it
+      // is plain, so the group reads as one.
+      if entry.secondary {
+        grid.put(
+          entry.text, x: body.x, y: y, maxWidth: body.width, style: isCurrent ? .normal : .dim)
+        continue
       }
       if isCurrent,
         Self.drawWords(
@@ -137,8 +176,8 @@ struct LyricsPane {
       }
       grid.put(entry.text, x: body.x, y: y, maxWidth: body.width, style: style)
     }
-    if !following, let selection, starts.indices.contains(selection) {
-      grid.put("›", x: body.x - 2, y: body.y + (starts[selection] - top), style: .accent)
+    if !following, let selection, let start = starts[selection] {
+      grid.put("›", x: body.x - 2, y: body.y + (start - top), style: .accent)
     }
   }
 

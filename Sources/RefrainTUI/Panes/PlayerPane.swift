@@ -109,19 +109,31 @@ struct PlayerPane {
       model.lyrics, into: &grid, y: min(y + 2, rect.y + rect.height - 2), width: rect.width)
   }
 
-  /// The Player pane's two-line lyrics at `y`: the current line and the next, centred.
+  /// The Player pane's two-line lyrics at `y`, centred: the line being sung, then its
+  /// translation (or its romanization) when it has one shown, else the next line.
   private func drawTwoLyricLines(
     _ lyrics: LyricsModel, into grid: inout ScreenGrid, y: Int, width: Int
   ) {
     if let timeline = lyrics.timeline, timeline.isSynced {
       let lines = timeline.lines
+      let groups = timeline.groups
       let current = lyrics.current
       let currentText = current.map { lines[$0].text } ?? "♪"
-      let nextIndex = (current ?? -1) + 1
       grid.putCentered(
-        currentText.isEmpty ? "♪" : currentText, x: 1, y: y, width: width - 2, style: .current)
-      if nextIndex < lines.count {
-        grid.putCentered(lines[nextIndex].text, x: 1, y: y + 1, width: width - 2, style: .dim)
+        TerminalSanitizer.clean(currentText.isEmpty ? "♪" : currentText), x: 1, y: y,
+        width: width - 2, style: .current)
+      let after = (current ?? -1) + 1
+      let second: String?
+      if let current, lyrics.translations, groups.isTranslation(after) {
+        second = groups.leader(of: after) == current ? lines[after].text : nil
+      } else if let current, lyrics.romanize, let roman = Romanizer.romanize(lines[current].text) {
+        second = roman
+      } else {
+        second = groups.originals.first { $0 >= after }.map { lines[$0].text }
+      }
+      if let second {
+        grid.putCentered(
+          TerminalSanitizer.clean(second), x: 1, y: y + 1, width: width - 2, style: .dim)
       }
     } else {
       grid.putCentered(
