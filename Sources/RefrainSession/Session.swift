@@ -39,6 +39,12 @@ public final class Session {
   private var observers: [(SessionEvent) -> Void] = []
   /// What the lyrics pane says instead of lyrics ("looking for lyrics…", "no lyrics: …").
   public private(set) var lyricsNotice: String?
+  /// Tap-to-sync in progress, if any (`lyrics sync start`).
+  public internal(set) var sync: LyricsSync?
+  /// The line and time of the last stamp, for `refrain ctl lyrics sync stamp`'s answer.
+  public internal(set) var lastSyncStamp: (line: Int, ms: Int)?
+  /// Where background work reports back, for the sync's file writes.
+  var inboxForSync: Inbox<Session> { inbox }
 
   /// Creates a session over `player`.
   ///
@@ -111,12 +117,20 @@ public final class Session {
     for event in events {
       playback.handle(event)
       switch event {
-      case .started(let track, _): lookUpLyrics(for: track)
+      case .started(let track, _):
+        sync = nil
+        lookUpLyrics(for: track)
       case .trackEnded: if playback.isFinished { lyricsNotice = nil }
       case .failed, .warning: break
       }
       notify(.player(event))
     }
+  }
+
+  /// Loads the current track's lyrics again (after they were saved).
+  func reloadLyrics() {
+    guard let track = playback.queue.current else { return }
+    lookUpLyrics(for: track)
   }
 
   private func lookUpLyrics(for track: Track) {
@@ -179,6 +193,7 @@ public final class Session {
       playback.cycleRepeat()
       return .done(message: "repeat \(playback.queue.repeatMode.rawValue)")
     case .nudge(let delta): return nudge(delta)
+    case .lyricsSync(let step): return lyricsSync(step)
     case .lyricLine(let index):
       guard let timeline = playback.lyrics?.timeline, timeline.isSynced, timeline.count > 0 else {
         return .failed("no synced lyrics to seek in")

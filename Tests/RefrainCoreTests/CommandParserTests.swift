@@ -51,7 +51,8 @@ final class CommandParserTests: XCTestCase {
       ("volume 150", "expected 'volume ±N'"),
       ("show nowhere", "expected 'show' and one of"),
       ("pause now", "'pause' takes no argument"),
-      ("lyrics line x", "expected 'lyrics' or 'lyrics line N'"),
+      ("lyrics line x", "expected 'lyrics', 'lyrics line N'"),
+      ("lyrics sync later", "expected 'lyrics sync start|here|stamp|undo|save|cancel'"),
       ("queue shuffle", "expected 'queue add"),
       ("nudge lots", "expected 'nudge ±MS'"),
     ]

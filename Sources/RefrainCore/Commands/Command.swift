@@ -64,6 +64,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case `repeat`
   // Lyrics
   case lyrics
+  /// A step of tap-to-sync (`lyrics sync start|here|stamp|undo|save|cancel`).
+  case lyricsSync(SyncStep)
   /// Shows or hides translation lines (lines sharing an original's time).
   case translations
   /// Shows or hides the romanization of Korean and Japanese lines.
@@ -101,6 +103,22 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case importLibrary
   // Listening rooms
   case chat(String)
+
+  /// The steps of tap-to-sync.
+  public enum SyncStep: String, Sendable, Hashable, CaseIterable {
+    /// Starts timing the lyrics from the beginning of the track.
+    case start
+    /// Starts timing from where playback is.
+    case here
+    /// Stamps the next line at the audible position.
+    case stamp
+    /// Removes the last stamp and plays from 3 s before it.
+    case undo
+    /// Writes the stamped lines as the track's synced lyrics.
+    case save
+    /// Leaves without saving.
+    case cancel
+  }
 
   public var description: String {
     switch self {
@@ -149,6 +167,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .status: return "status"
     case .importLibrary: return "import"
     case .translations: return "translations"
+    case .lyricsSync(let step): return "lyrics sync \(step.rawValue)"
     case .romanize: return "romanize"
     case .chat(let text): return "chat \(text)"
     }

@@ -50,8 +50,15 @@ public enum CommandParser {
     case "lyrics":
       if rest.isEmpty { return .lyrics }
       let words = rest.split(separator: " ")
+      if words.first == "sync" {
+        let steps = Command.SyncStep.allCases.map(\.rawValue).joined(separator: "|")
+        guard words.count == 2, let step = Command.SyncStep(rawValue: String(words[1])) else {
+          throw CommandParseError("expected 'lyrics sync \(steps)'")
+        }
+        return .lyricsSync(step)
+      }
       guard words.count == 2, words[0] == "line", let index = Int(words[1]), index >= 0 else {
-        throw CommandParseError("expected 'lyrics' or 'lyrics line N'")
+        throw CommandParseError("expected 'lyrics', 'lyrics line N' or 'lyrics sync STEP'")
       }
       return .lyricLine(index)
     case "seekmode": return try noArgument(.seekMode)

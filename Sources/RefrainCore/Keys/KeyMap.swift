@@ -135,5 +135,8 @@ public struct KeyMap: Sendable {
     bind("s", .seekMode, "seek mode on / off", .lyrics),
     bind("f", .follow, "follow the current line again", .lyrics),
     bind("enter", .open, "seek to the line (seek mode) or close", .lyrics),
+    bind("S", .lyricsSync(.start), "time the lyrics: Space stamps each line", .lyrics),
+    bind("backspace", .lyricsSync(.undo), "undo the last stamp (timing)", .lyrics),
+    bind("w", .lyricsSync(.save), "save the timed lyrics", .lyrics),
   ]
 }

@@ -31,6 +31,14 @@ extension App {
     case .quit:
       handle(remote: command)
       reply(.success("ok"))
+    case .lyricsSync(.save):
+      saveLyricsSync(reply: reply)
+    case .lyricsSync(.stamp):
+      let outcome = execute(command)
+      if case .failed(let reason) = outcome { return reply(.failure(CommandFailure(reason))) }
+      show(outcome)
+      guard let stamp = session.lastSyncStamp else { return reply(.success("ok")) }
+      reply(.success(SessionJSON.line(["line": stamp.line, "ms": stamp.ms])))
     case .chat(let text):
       guard room != nil else { return reply(.failure(CommandFailure("not in a listening room"))) }
       sendChat(text)

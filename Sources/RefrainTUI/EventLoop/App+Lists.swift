@@ -35,7 +35,7 @@ extension App {
     LyricsModel(
       timeline: presenter.lyrics?.timeline, position: presenter.snapshot.position,
       notice: lyricsNotice, highlight: lyricHighlight, colors: colors,
-      translations: showsTranslations, romanize: romanizes)
+      translations: showsTranslations, romanize: romanizes, sync: session.sync)
   }
 
   /// Whether the terminal shows pictures and covers can be looked for.

@@ -156,6 +156,7 @@ public final class App {
   /// Handles a command from a key, the `:` prompt or the control socket.
   public func handle(_ command: Command) {
     if handleOverlay(command) { return }
+    if handleSyncKey(command) { return }
     if var view = lyricsView {
       let result = view.handle(command, model: lyricsModel, page: layout.contentHeight)
       lyricsView = view
@@ -209,6 +210,7 @@ public final class App {
   // MARK: - Global commands
 
   func handleGlobal(_ command: Command) {
+    if case .lyricsSync(.save) = command { return saveLyricsSync() }
     if show(execute(command)) { return }
     switch command {
     case .chat(let text):
@@ -264,7 +266,7 @@ public final class App {
       .remove, .moveItemUp, .moveItemDown, .playAll:
       if let hint = hint(forUnhandled: command) { setStatus(hint) }
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
-      .nudge, .lyricLine, .queueAdd, .queueClear, .status:
+      .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync:
       break  // the session's: carried out above
     }
   }
@@ -381,6 +383,9 @@ public final class App {
       shouldQuit = true
     case .deletePlaylist(let id):
       editLibrary("playlist deleted") { try $0.deletePlaylist(id) }
+    case .leaveSync:
+      show(execute(.lyricsSync(.cancel)))
+      lyricsView = nil
     }
   }
 

@@ -45,6 +45,8 @@ enum InputPurpose {
 enum ConfirmAction {
   case quit
   case deletePlaylist(Int64)
+  /// Leaves tap-to-sync, dropping its stamps.
+  case leaveSync
 }
 
 /// The search pane.

@@ -16,6 +16,8 @@ struct LyricsModel {
   var translations = true
   /// Whether Korean and Japanese lines get a romanization line.
   var romanize = false
+  /// Tap-to-sync in progress: the view shows the lines being timed instead.
+  var sync: LyricsSync?
 
   /// The group being sung now, for synced lyrics: the original whose time has come (its
   /// translations share it).
@@ -109,6 +111,7 @@ struct LyricsPane {
   func render(
     _ model: LyricsModel, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
   ) {
+    if let sync = model.sync { return renderSync(sync, into: &grid, in: rect, layout: &layout) }
     let header =
       "Lyrics — seek mode \(seekMode ? "ON" : "off") (s) · \(following ? "following" : "scrolled: f follows") · Esc closes"
     grid.put(header, x: 1, y: rect.y, maxWidth: rect.width - 2, style: .title)
@@ -178,6 +181,32 @@ struct LyricsPane {
     }
     if !following, let selection, let start = starts[selection] {
       grid.put("›", x: body.x - 2, y: body.y + (start - top), style: .accent)
+    }
+  }
+
+  /// Draws tap-to-sync: every line with its stamp (or a blank one), the next line to stamp
+  /// highlighted and centred, the line chosen for `[`/`]` and Enter marked with ›.
+  private func renderSync(
+    _ sync: LyricsSync, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
+  ) {
+    let header =
+      "Timing \(sync.stamped)/\(sync.entries.count) — Space stamps · Backspace undoes · [ ] ±50 ms · Enter checks · w saves · Esc leaves"
+    grid.put(header, x: 1, y: rect.y, maxWidth: rect.width - 2, style: .title)
+    let body = Rect(x: rect.x + 2, y: rect.y + 1, width: rect.width - 4, height: rect.height - 1)
+    let next = sync.next
+    let focus = following ? min(next, max(0, sync.entries.count - 1)) : (selection ?? next)
+    let top = focus - body.height / 2
+    for row in 0..<body.height where sync.entries.indices.contains(top + row) {
+      let index = top + row
+      let entry = sync.entries[index]
+      let y = body.y + row
+      layout.lyricLines[y] = index
+      let stamp = entry.ms.map(LyricsSync.stamp) ?? "[--:--.--]"
+      let text = entry.text.isEmpty ? "♪" : TerminalSanitizer.clean(entry.text)
+      let style: Style = index == next ? .current : entry.ms == nil ? .dim : .normal
+      grid.put(stamp + " " + text, x: body.x, y: y, maxWidth: body.width, style: style)
+      if index == next { grid.put("▶", x: body.x - 2, y: y, style: .marker) }
+      if !following, index == selection { grid.put("›", x: body.x - 2, y: y, style: .accent) }
     }
   }
 

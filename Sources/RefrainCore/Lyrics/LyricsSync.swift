@@ -1,0 +1,114 @@
+import Foundation
+
+/// Tap-to-sync: timing a song's lines by stamping each as it is heard.
+///
+/// The lines to stamp are the originals of the lyrics (plain lyrics' lines, or a synced
+/// file's lines without their translations, which take their original's time). Stamps go in
+/// order: the next stamp is for the first line without one, and a stamp is never earlier
+/// than the one before it. Pure: the session supplies the audible times.
+public struct LyricsSync: Sendable, Equatable {
+  /// One line to time: its text and the translations that go with it.
+  public struct Entry: Sendable, Equatable {
+    public var text: String
+    public var translations: [String]
+    /// When the line is heard, in milliseconds; `nil` until stamped.
+    public var ms: Int?
+  }
+
+  /// The lines, in order.
+  public private(set) var entries: [Entry]
+  /// The document's tags (`ti`, `ar`, …), kept when saving.
+  public let tags: [String: String]
+
+  /// A sync of `document`'s lines, none stamped yet.
+  public init(document: LyricsDocument) {
+    tags = document.tags
+    let lines = document.isSynced ? document.lines.sortedByTime() : document.lines
+    let groups = LyricGroups(lines: lines, synced: document.isSynced)
+    var entries: [Entry] = []
+    for (index, line) in lines.enumerated() {
+      switch groups.roles[index] {
+      case .original: entries.append(Entry(text: line.text, translations: [], ms: nil))
+      case .translation: entries[entries.count - 1].translations.append(line.text)
+      case .duplicate: continue
+      }
+    }
+    self.entries = entries
+  }
+
+  /// The line the next stamp is for; `entries.count` when every line is stamped.
+  public var next: Int { entries.firstIndex { $0.ms == nil } ?? entries.count }
+  /// How many lines are stamped.
+  public var stamped: Int { next }
+  /// Whether every line is stamped.
+  public var isComplete: Bool { next == entries.count }
+
+  /// Stamps the next line at `ms` (raised to the previous stamp if earlier); returns the
+  /// line and the time stamped, or `nil` when every line is stamped.
+  public mutating func stamp(at ms: Int) -> (line: Int, ms: Int)? {
+    let line = next
+    guard line < entries.count else { return nil }
+    let time = max(ms, line > 0 ? entries[line - 1].ms ?? 0 : 0, 0)
+    entries[line].ms = time
+    return (line, time)
+  }
+
+  /// Removes the last stamp; returns the line and the time it had, or `nil` when none.
+  public mutating func undo() -> (line: Int, ms: Int)? {
+    let line = next - 1
+    guard line >= 0, let ms = entries[line].ms else { return nil }
+    entries[line].ms = nil
+    return (line, ms)
+  }
+
+  /// Moves a stamped line's time by `deltaMs`, kept between its neighbours' stamps; returns
+  /// the new time, or `nil` when the line is not stamped.
+  public mutating func nudge(line: Int, by deltaMs: Int) -> Int? {
+    guard entries.indices.contains(line), let ms = entries[line].ms else { return nil }
+    let low = line > 0 ? entries[line - 1].ms ?? 0 : 0
+    let high = line + 1 < entries.count ? entries[line + 1].ms ?? Int.max : Int.max
+    let moved = min(max(ms + deltaMs, low), high)
+    entries[line].ms = moved
+    return moved
+  }
+
+  /// The lyrics as they stand: stamped lines with their translations under them; lines
+  /// not stamped yet are left out.
+  public var document: LyricsDocument {
+    var lines: [LyricLine] = []
+    for entry in entries {
+      guard let ms = entry.ms else { break }
+      lines.append(LyricLine(ms: ms, text: entry.text))
+      lines += entry.translations.map { LyricLine(ms: ms, text: $0) }
+    }
+    return LyricsDocument(tags: tags, offsetMs: 0, lines: lines, skipped: 0, isSynced: true)
+  }
+
+  /// The LRC file Refrain saves: `[ti:]`, `[ar:]`, `[al:]`, `[length:]` and `[by:Refrain]`
+  /// (given values win over the document's own tags), then each stamped line, with its
+  /// translations under it at the same time.
+  public func lrc(title: String?, artist: String?, album: String?, length: Double?) -> String {
+    func tag(_ key: String, _ value: String?) -> String? {
+      guard let value = (value ?? tags[key])?.replacingOccurrences(of: "\n", with: " "),
+        !value.isEmpty
+      else { return nil }
+      return "[\(key):\(value.replacingOccurrences(of: "]", with: ")"))]"
+    }
+    var out: [String] = []
+    out += [tag("ti", title), tag("ar", artist), tag("al", album)].compactMap { $0 }
+    if let length, length.isFinite, length > 0 {
+      let seconds = Int(length.rounded())
+      out.append(String(format: "[length:%d:%02d]", seconds / 60, seconds % 60))
+    }
+    out.append("[by:Refrain]")
+    for line in document.lines { out.append(Self.stamp(line.ms) + line.text) }
+    return out.joined(separator: "\n") + "\n"
+  }
+
+  /// `[mm:ss.xx]` for a time in milliseconds (hundredths, as LRC players expect).
+  public static func stamp(_ ms: Int) -> String {
+    let hundredths = (max(0, ms) + 5) / 10
+    return String(
+      format: "[%02d:%02d.%02d]", hundredths / 6000, hundredths / 100 % 60, hundredths % 100)
+  }
+}

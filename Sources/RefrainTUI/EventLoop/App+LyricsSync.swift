@@ -1,0 +1,56 @@
+import Foundation
+import RefrainCore
+import RefrainSession
+
+/// Tap-to-sync in the lyrics view: while the session is timing the lyrics, Space stamps,
+/// `[`/`]` move the chosen line's stamp by 50 ms, Enter plays from 1 s before it, and
+/// leaving with stamps asks first.
+extension App {
+  /// The line `[`, `]` and Enter act on: the one chosen with j/k, else the last stamped.
+  private var syncTarget: Int? {
+    guard let sync = session.sync else { return nil }
+    if let view = lyricsView, !view.following, let chosen = view.selection { return chosen }
+    return sync.stamped > 0 ? sync.stamped - 1 : nil
+  }
+
+  /// Turns a key's command into a timing step while timing in the lyrics view; false when
+  /// the command keeps its usual meaning.
+  func handleSyncKey(_ command: Command) -> Bool {
+    guard let sync = session.sync, lyricsView != nil else { return false }
+    switch command {
+    case .togglePlay:
+      show(execute(.lyricsSync(.stamp)))
+      lyricsView?.following = true
+    case .nudge(let delta):
+      guard let line = syncTarget else { return true }
+      show(session.nudgeSync(line: line, by: delta > 0 ? 50 : -50))
+    case .open:
+      guard let line = syncTarget else { return true }
+      show(session.checkSync(line: line))
+    case .back, .lyrics, .quit:
+      if sync.stamped > 0 {
+        overlay = .confirm(question: "Leave timing without saving? (y/n)", action: .leaveSync)
+      } else {
+        show(execute(.lyricsSync(.cancel)))
+        lyricsView = nil
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Saves the timed lyrics in the background; the status line says where, or why not.
+  func saveLyricsSync(reply: ((RemoteAnswer) -> Void)? = nil) {
+    session.saveSync { [weak self] result in
+      switch result {
+      case .success(let path):
+        self?.setStatus("saved \(URL(fileURLWithPath: path).lastPathComponent); lyrics reloaded")
+        reply?(.success(SessionJSON.line(["path": path])))
+      case .failure(let failure):
+        self?.setStatus(failure.description, error: true)
+        reply?(.failure(CommandFailure(failure.description)))
+      }
+    }
+  }
+}
