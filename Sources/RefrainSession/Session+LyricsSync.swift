@@ -26,7 +26,7 @@ extension Session {
       let ms = Int((playback.snapshot.position * 1000).rounded())
       guard let stamped = sync?.stamp(at: ms) else { return .failed("every line is stamped: w saves") }
       lastSyncStamp = stamped
-      return .done(message: "line \(stamped.line + 1) at \(ClockText.minutesSeconds(Double(stamped.ms) / 1000))")
+      return .done(message: "line \(stamped.line + 1) at \(LyricsSync.stamp(stamped.ms))")
     case .undo:
       guard sync != nil else { return .failed("not timing lyrics") }
       guard let removed = sync?.undo() else { return .failed("nothing stamped yet") }

@@ -200,6 +200,14 @@ final class HeadlessSession {
       playback.stop()
       done = true
       return
+    case .lyricsSync(.save):
+      session.saveSync { [weak self] result in
+        switch result {
+        case .success(let path): self?.warn("saved \(path)")
+        case .failure(let failure): self?.warn(failure.description)
+        }
+      }
+      return
     default:
       break
     }
@@ -207,6 +215,7 @@ final class HeadlessSession {
     case .done(let message):
       if case .nudge = command, let message { warn(message) }
       if case .status = command, let message { warn(message) }
+      if case .lyricsSync = command, let message { warn(message) }
     case .failed(let reason):
       warn(reason)
     case .notForSession:
