@@ -20,11 +20,16 @@ extension Session {
       lastSyncStamp = nil
       if step == .start { playback.seek(to: 0) }
       if playback.state == .paused { playback.resume() }
-      return .done(message: "sync: Space stamps each line as you hear it · Backspace undoes · w saves")
+      return .done(
+        message: "sync: Space stamps each line as you hear it · Backspace undoes · w saves")
     case .stamp:
-      guard sync != nil else { return .failed("not timing lyrics: start with S or `lyrics sync start`") }
+      guard sync != nil else {
+        return .failed("not timing lyrics: start with S or `lyrics sync start`")
+      }
       let ms = Int((playback.snapshot.position * 1000).rounded())
-      guard let stamped = sync?.stamp(at: ms) else { return .failed("every line is stamped: w saves") }
+      guard let stamped = sync?.stamp(at: ms) else {
+        return .failed("every line is stamped: w saves")
+      }
       lastSyncStamp = stamped
       return .done(message: "line \(stamped.line + 1) at \(LyricsSync.stamp(stamped.ms))")
     case .undo:
@@ -112,7 +117,8 @@ enum SyncFile {
     let temporary = path + ".tmp-\(getpid())"
     let data = Data(text.utf8)
     guard manager.createFile(atPath: temporary, contents: data) else {
-      return .failure(SyncSaveFailure("cannot write beside \(path): check the folder's permissions"))
+      return .failure(
+        SyncSaveFailure("cannot write beside \(path): check the folder's permissions"))
     }
     if manager.fileExists(atPath: path) {
       let backup = path + ".bak"

@@ -22,7 +22,7 @@ struct SearchCommand: ParsableCommand {
   @Option(help: "The catalog: demo, local (your scanned folders), deezer or spotify (your import).")
   var provider: RefrainConfiguration.Provider = .demo
 
-  @Option(help: "What to look for: track, album, artist or playlist.")
+  @Option(help: "What to look for: track, album, artist, playlist or lyric (a line of the lyrics).")
   var type = "track"
 
   @Option(help: "At most this many results.")
@@ -33,7 +33,7 @@ struct SearchCommand: ParsableCommand {
 
   func validate() throws {
     guard SearchKind(rawValue: type) != nil else {
-      throw ValidationError("--type takes track, album, artist or playlist")
+      throw ValidationError("--type takes track, album, artist, playlist or lyric")
     }
     guard limit > 0 else { throw ValidationError("--limit takes a positive number") }
   }
@@ -86,6 +86,11 @@ struct SearchCommand: ParsableCommand {
       if let count = playlist.trackCount { parts.append("\(count) tracks") }
     case .genre:
       break
+    case .lyric(let match):
+      parts = [
+        "“\(match.text)”", match.track.title, match.track.artist,
+        match.ms.map { ClockText.minutesSeconds(Double($0) / 1000) },
+      ].compactMap { $0 }
     }
     let line = parts.map(TerminalSanitizer.clean).joined(separator: " · ")
     return item.kind.padding(toLength: 9, withPad: " ", startingAt: 0) + line
@@ -106,6 +111,15 @@ struct SearchResult: Encodable {
   var match: String??
   /// Why the track cannot be played, when it cannot.
   var reason: String?
+  /// For a lyric: the line's place in the lyrics, its time (`null` for plain lyrics), its text.
+  var lineIndex: Int?
+  var ms: Int??
+  var text: String?
+
+  enum CodingKeys: String, CodingKey {
+    case kind, id, title, artist, album, duration, playable, match, reason, ms, text
+    case lineIndex = "line_index"
+  }
 
   init(_ item: CatalogItem) {
     kind = item.kind
@@ -133,6 +147,13 @@ struct SearchResult: Encodable {
     case .genre(let genre):
       id = genre.id
       title = genre.name
+    case .lyric(let lyric):
+      id = lyric.track.id
+      title = lyric.track.title
+      artist = lyric.track.artist
+      lineIndex = lyric.lineIndex
+      ms = .some(lyric.ms)
+      text = lyric.text
     }
   }
 }

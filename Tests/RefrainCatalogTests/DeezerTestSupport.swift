@@ -54,6 +54,7 @@ extension CatalogItem {
     case .artist(let artist): return artist.id
     case .playlist(let playlist): return playlist.id
     case .genre(let genre): return genre.id
+    case .lyric(let match): return match.track.id
     }
   }
 }

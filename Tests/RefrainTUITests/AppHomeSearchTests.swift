@@ -230,3 +230,31 @@ final class AppHomeSearchTests: XCTestCase {
     XCTAssertEqual(fresh.row(3), aligned("  ♪ 우산 하나 — 달빛 우체국 · 밤의 편지", "0:32", width: 60))
   }
 }
+
+/// The Search pane's Lyrics section: a phrase of a song's lyrics finds it, and Enter plays
+/// from the line that was found.
+final class AppLyricSearchTests: XCTestCase {
+  func testALyricsPhraseFindsTheTrackAndEnterPlaysFromThatLine() {
+    let harness = TUIHarness()
+    harness.waitForHome()
+    harness.press("/")
+    harness.type("내리는")
+    harness.press("enter")
+    harness.waitForSearch()
+    let screen = harness.screen(70, 14)
+    XCTAssertTrue(screen.contains(" Lyrics"), screen)
+    XCTAssertTrue(screen.contains("“비가 내리는 밤” — 우산 하나 · 달빛 우체국"), screen)
+    harness.press("j")
+    harness.press("enter")
+    harness.waitFor("the track to play") { !harness.player.played.isEmpty }
+    let plays = harness.player.calls.compactMap { call -> (Track, Double)? in
+      if case .play(let track, let start) = call { return (track, start) }
+      return nil
+    }
+    guard let (track, start) = plays.last else {
+      return XCTFail("nothing played: \(harness.player.calls)")
+    }
+    XCTAssertEqual(track.title, "우산 하나")
+    XCTAssertEqual(start, 2, accuracy: 0.001, "from the line that was found")
+  }
+}

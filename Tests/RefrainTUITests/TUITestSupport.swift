@@ -77,6 +77,12 @@ struct FakeCatalog: CatalogProvider {
       items = Self.artists.filter { matches($0.name) }.map { .artist($0) }
     case .playlist:
       items = []
+    case .lyric:
+      // The first track sings "비가 내리는 밤" at 2 s.
+      items =
+        "비가 내리는 밤".contains(query)
+        ? [.lyric(LyricMatch(track: Self.tracks[0], lineIndex: 1, ms: 2_000, text: "비가 내리는 밤"))]
+        : []
     }
     return Page(
       items: Array(items.dropFirst(offset).prefix(limit)), offset: offset, total: items.count)

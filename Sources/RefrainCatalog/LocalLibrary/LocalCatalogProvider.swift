@@ -67,6 +67,14 @@ public struct LocalCatalogProvider: CatalogProvider {
     -> Page<CatalogItem>
   {
     let offset = max(0, offset)
+    if kind == .lyric {
+      return try read { db in
+        let found = try LyricSearchIndex.search(query, offset: offset, limit: limit + 1, db: db)
+        return Page(
+          items: Array(found.prefix(limit)).map { .lyric($0) }, offset: offset,
+          total: found.count > limit ? nil : offset + found.count)
+      }
+    }
     guard limit > 0, let parsed = LocalSearchQuery(query) else {
       return Page(items: [], offset: offset, total: offset)
     }
@@ -89,6 +97,8 @@ public struct LocalCatalogProvider: CatalogProvider {
       case .playlist:
         items = try Self.playlists(matching: parsed, offset: offset, limit: limit + 1, db: db)
           .map { .playlist($0) }
+      case .lyric:
+        items = []  // Answered above.
       }
       let more = items.count > limit
       return Page(

@@ -119,6 +119,8 @@ public struct LocalLibraryScanner: Sendable {
       }
     }
     summary.failures.sort()
+    // The lyrics of new and changed sidecars, for search by a line (usually none changed).
+    try LyricSearchIndex.refresh(store)
     meter.finish()
     summary.elapsed = Date().timeIntervalSince(start)
     return summary

@@ -84,7 +84,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
             id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
       }
       return Self.page(playlists, offset: offset, limit: limit)
-    case .artist:
+    case .artist, .lyric:
       return Page(items: [], offset: offset, total: 0)
     }
   }

@@ -191,7 +191,11 @@ enum LibrarySchema {
         """)
   }
 
-  /// v9: local files' ISRCs and the user's imported Spotify library (issue 18).
+  /// v9: local files' ISRCs, the lyrics search, and the user's imported Spotify library
+  /// (issues 18 and 19).
+  ///
+  /// - `local_lyric_grams`, `local_lyric_sources`: every line of the local tracks' sidecar
+  ///   lyrics, for search by a phrase (``LyricSearchIndex``).
   ///
   /// - `local_tracks.isrc`: each file's TSRC tag. Every file's stamp is cleared, so the next
   ///   scan reads each tag again and fills it in.
@@ -208,6 +212,14 @@ enum LibrarySchema {
         ALTER TABLE local_tracks ADD COLUMN isrc TEXT;
         CREATE INDEX local_tracks_isrc ON local_tracks(isrc) WHERE isrc IS NOT NULL;
         UPDATE local_tracks SET mtime = -1;
+        CREATE VIRTUAL TABLE local_lyric_grams USING fts5(text, ms UNINDEXED,
+          tokenize = 'trigram');
+        CREATE TABLE local_lyric_sources (
+          track_id INTEGER PRIMARY KEY NOT NULL,
+          path TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          mtime INTEGER NOT NULL
+        );
         CREATE TABLE spotify_matches (
           track_id TEXT PRIMARY KEY NOT NULL,
           kind TEXT NOT NULL CHECK (kind IN ('local', 'preview', 'none')),

@@ -163,6 +163,24 @@ public struct GenreSummary: Sendable, Hashable, Codable {
   }
 }
 
+/// A line of a track's lyrics that a search found: the track, and which line and when.
+public struct LyricMatch: Sendable, Hashable, Codable {
+  public var track: CatalogTrack
+  /// The line's place in the lyrics (0 is the first line).
+  public var lineIndex: Int
+  /// When the line is sung, in milliseconds; `nil` for plain lyrics.
+  public var ms: Int?
+  /// The line's text.
+  public var text: String
+
+  public init(track: CatalogTrack, lineIndex: Int, ms: Int?, text: String) {
+    self.track = track
+    self.lineIndex = lineIndex
+    self.ms = ms
+    self.text = text
+  }
+}
+
 /// One entry of a list in a pane: any kind of catalog item.
 public enum CatalogItem: Sendable, Hashable, Codable {
   case track(CatalogTrack)
@@ -170,6 +188,8 @@ public enum CatalogItem: Sendable, Hashable, Codable {
   case artist(ArtistSummary)
   case playlist(PlaylistSummary)
   case genre(GenreSummary)
+  /// A line of a track's lyrics that matched a search.
+  case lyric(LyricMatch)
 
   /// The item's main line of text (title or name).
   public var title: String {
@@ -179,6 +199,7 @@ public enum CatalogItem: Sendable, Hashable, Codable {
     case .artist(let artist): return artist.name
     case .playlist(let playlist): return playlist.title
     case .genre(let genre): return genre.name
+    case .lyric(let match): return match.track.title
     }
   }
 
@@ -190,6 +211,7 @@ public enum CatalogItem: Sendable, Hashable, Codable {
     case .artist: return "artist"
     case .playlist: return "playlist"
     case .genre: return "genre"
+    case .lyric: return "lyric"
     }
   }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// What a search looks for.
 public enum SearchKind: String, Sendable, Codable, CaseIterable {
   case track, album, artist, playlist
+  /// A phrase of the lyrics: catalogs without lyrics to search return nothing.
+  case lyric
 }
 
 /// The kind of a home section, so panes can lay it out.

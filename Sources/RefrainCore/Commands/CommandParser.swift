@@ -19,7 +19,7 @@ public enum CommandParser {
     "lyrics", "seekmode", "follow", "nudge", "show", "tab", "up", "down", "pageup", "pagedown",
     "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
     "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
-    "queue", "playlist", "status", "import", "translations", "romanize", "chat",
+    "queue", "playlist", "status", "import", "translations", "romanize", "find", "chat",
   ]
 
   /// Parses one command line.
@@ -96,6 +96,7 @@ public enum CommandParser {
     case "status": return try noArgument(.status)
     case "import": return try noArgument(.importLibrary)
     case "translations": return try noArgument(.translations)
+    case "find": return .findInLyrics(rest.isEmpty ? nil : rest)
     case "romanize": return try noArgument(.romanize)
     case "queue":
       if rest == "clear" { return .queueClear }

@@ -138,5 +138,6 @@ public struct KeyMap: Sendable {
     bind("S", .lyricsSync(.start), "time the lyrics: Space stamps each line", .lyrics),
     bind("backspace", .lyricsSync(.undo), "undo the last stamp (timing)", .lyrics),
     bind("w", .lyricsSync(.save), "save the timed lyrics", .lyrics),
+    bind("/", .findInLyrics(nil), "find a line of the lyrics", .lyrics),
   ]
 }

@@ -68,7 +68,7 @@ extension App {
   /// The title and the loader of `item`'s detail; `nil` for a track, which has none.
   static func detailLoad(for item: CatalogItem) -> (title: String, load: DetailLoad)? {
     switch item {
-    case .track:
+    case .track, .lyric:
       return nil
     case .album(let album):
       return ("Album: \(album.title)", { try await .album($0.album(id: album.id)) })
@@ -88,6 +88,9 @@ extension App {
   func open(_ item: CatalogItem, among siblings: [CatalogTrack] = []) {
     if case .track(let track) = item {
       play([track], startAt: 0)
+    } else if case .lyric(let match) = item {
+      // From the line that was found; plain lyrics have no time, so from the start.
+      play([match.track], startAt: 0, position: Double(match.ms ?? 0) / 1000)
     } else if let (title, load) = Self.detailLoad(for: item) {
       pushDetail(title, load: load)
     }

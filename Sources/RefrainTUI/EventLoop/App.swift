@@ -263,7 +263,7 @@ public final class App {
     case .newPlaylist(let name):
       createPlaylist(named: name, adding: [])
     case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
-      .remove, .moveItemUp, .moveItemDown, .playAll:
+      .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
       if let hint = hint(forUnhandled: command) { setStatus(hint) }
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
       .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync:
@@ -277,6 +277,7 @@ public final class App {
   func hint(forUnhandled command: Command) -> String? {
     switch command {
     case .seekMode: return "seek mode is for the lyrics view: open it with l"
+    case .findInLyrics: return "finding a line is for the lyrics view: open it with l, then /"
     case .follow: return "following is for the lyrics view: open it with l"
     case .move: return nil  // nothing to move through here: silence, like an empty list
     case .open: return "nothing here to open"
@@ -374,6 +375,9 @@ public final class App {
       editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
     case .chat:
       sendChat(text)
+    case .findLyric:
+      guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+      handle(.findInLyrics(text))
     }
   }
 

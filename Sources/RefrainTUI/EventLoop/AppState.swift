@@ -39,6 +39,8 @@ enum InputPurpose {
   case rename(Int64)
   /// A chat message to the room.
   case chat
+  /// A phrase to find in the lyrics view.
+  case findLyric
 }
 
 /// What a yes/no question does on yes.

@@ -220,6 +220,12 @@ struct ListPane {
         detail: playlist.trackCount.map { "\($0) tracks" } ?? "", action: .item(item))
     case .genre(let genre):
       return ListRow(text: "# \(genre.name)", action: .item(item))
+    case .lyric(let match):
+      let by = match.track.artist.map { " · \($0)" } ?? ""
+      return ListRow(
+        text: "“\(match.text)” — \(match.track.title)\(by)",
+        detail: match.ms.map { ClockText.minutesSeconds(Double($0) / 1000) } ?? "",
+        style: match.track.isPlayable ? .normal : .dim, action: .item(item))
     }
   }
 
@@ -252,6 +258,7 @@ struct ListPane {
     var rows: [ListRow] = []
     let titles: [(SearchKind, String)] = [
       (.track, "Tracks"), (.album, "Albums"), (.artist, "Artists"), (.playlist, "Playlists"),
+      (.lyric, "Lyrics"),
     ]
     for (kind, title) in titles {
       guard let items = search.results[kind], !items.isEmpty else { continue }

@@ -96,11 +96,38 @@ struct LyricsPane {
       selection = target
       following = true
       return .session(.lyricLine(target))
+    case .findInLyrics(nil):
+      return .overlay(
+        .input(title: "find in the lyrics: ", editor: LineEditor(), purpose: .findLyric))
+    case .findInLyrics(let phrase?):
+      guard let line = Self.find(phrase, in: model, after: (following ? nil : selection) ?? current)
+      else { return .status("“\(phrase)” is not in these lyrics", error: true) }
+      selection = line
+      following = false
+      return .status(seekMode ? "found: Enter plays from this line" : "found")
     case .back, .lyrics, .quit:
       return .close
     default:
       return .ignored
     }
+  }
+
+  /// The next original line after `after` (wrapping round) whose text, translations
+  /// included, contains `phrase`, ignoring case and accents.
+  static func find(_ phrase: String, in model: LyricsModel, after: Int?) -> Int? {
+    guard let timeline = model.timeline else { return nil }
+    let fold = { (text: String) in
+      text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+    let needle = fold(phrase.trimmingCharacters(in: .whitespaces))
+    guard !needle.isEmpty else { return nil }
+    let groups = timeline.groups
+    let matching = Set(
+      timeline.lines.indices.filter { fold(timeline.lines[$0].text).contains(needle) }
+        .map { groups.leader(of: $0) })
+    let stops = groups.originals.filter { matching.contains($0) }
+    guard !stops.isEmpty else { return nil }
+    return stops.first { $0 > (after ?? -1) } ?? stops[0]
   }
 
   // MARK: - Drawing

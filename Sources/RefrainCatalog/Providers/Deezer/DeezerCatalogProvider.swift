@@ -56,7 +56,8 @@ public struct DeezerCatalogProvider: CatalogProvider {
     let api = try configuredAPI()
     let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
     let offset = max(0, offset)
-    guard !text.isEmpty else { return Page(items: [], offset: offset, total: 0) }
+    // The online catalog has no lyrics to search.
+    guard !text.isEmpty, kind != .lyric else { return Page(items: [], offset: offset, total: 0) }
     let endpoint = api.search(kind, query: text, index: offset, limit: min(max(1, limit), 100))
     switch kind {
     case .track:
@@ -71,6 +72,8 @@ public struct DeezerCatalogProvider: CatalogProvider {
     case .playlist:
       let list = try await fetch(DeezerList<DeezerPlaylist>.self, endpoint)
       return DeezerMapping.page(list, offset: offset) { .playlist(DeezerMapping.playlist($0)) }
+    case .lyric:
+      return Page(items: [], offset: offset, total: 0)
     }
   }
 

@@ -162,6 +162,8 @@ public struct DemoCatalogProvider: CatalogProvider {
       candidates = catalog.artists.map { (.artist($0), $0.name, []) }
     case .playlist:
       candidates = catalog.playlists.map { (.playlist($0), $0.title, [$0.owner]) }
+    case .lyric:
+      candidates = []  // The demo's lyrics are files of their own, not indexed.
     }
     let ranked = candidates.enumerated().compactMap {
       position, candidate -> (Int, Int, CatalogItem)? in

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import RefrainCore
+
+/// The lines of the local tracks' sidecar lyrics, searchable by any phrase.
+///
+/// One FTS5 table with the trigram tokenizer (`local_lyric_grams`), so a phrase is found
+/// inside words and in any script (Korean lyrics have no spaces where English would); each
+/// row's ID is `track_id × 10,000 + line`, so a track's lines are replaced by one range
+/// delete. `local_lyric_sources` remembers which file and which version of it was read, so
+/// a scan reads only the lyrics that changed. Phrases shorter than three characters are
+/// matched line by line instead (the trigram index needs three).
+enum LyricSearchIndex {
+  /// Lines kept per track; a longer file's later lines are not searchable.
+  static let linesPerTrack: Int64 = 10_000
+
+  /// Indexes the lyrics of every scanned track whose sidecar is new or changed, and forgets
+  /// those of tracks and files that are gone; returns how many tracks were (re)read.
+  @discardableResult
+  static func refresh(_ store: LibraryStore) throws -> Int {
+    let wanted = try store.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT t.id, t.lyrics_path, s.path AS indexed_path, s.size, s.mtime
+          FROM local_tracks t LEFT JOIN local_lyric_sources s ON s.track_id = t.id
+          WHERE t.lyrics_path IS NOT NULL
+          """
+      ).compactMap { row -> (Int64, String, FileStamp?)? in
+        let id: Int64 = row["id"]
+        let path: String = row["lyrics_path"]
+        let stamp = FileStamp.of(path: path)
+        let indexedPath: String? = row["indexed_path"]
+        if let stamp, indexedPath == path, row["size"] == stamp.size, row["mtime"] == stamp.mtime {
+          return nil
+        }
+        return (id, path, stamp)
+      }
+    }
+    for (id, path, stamp) in wanted {
+      let lines: [LyricLine]
+      if let data = FileManager.default.contents(atPath: path) {
+        lines = LRCParser.parse(data: data).lines
+      } else {
+        lines = []
+      }
+      let synced = lines.contains { $0.ms != 0 }
+      try store.write { db in
+        try remove(track: id, db: db)
+        for (index, line) in lines.prefix(Int(linesPerTrack)).enumerated()
+        where !line.text.isEmpty {
+          try db.execute(
+            sql: """
+              INSERT INTO local_lyric_grams (rowid, text, ms) VALUES (?, ?, ?)
+              """,
+            arguments: [id * linesPerTrack + Int64(index), line.text, synced ? line.ms : nil])
+        }
+        try db.execute(
+          sql: """
+            INSERT INTO local_lyric_sources (track_id, path, size, mtime) VALUES (?, ?, ?, ?)
+            ON CONFLICT (track_id) DO UPDATE SET path = excluded.path, size = excluded.size,
+              mtime = excluded.mtime
+            """,
+          arguments: [id, path, stamp?.size ?? -1, stamp?.mtime ?? -1])
+      }
+    }
+    try store.write { db in
+      let gone = try Int64.fetchAll(
+        db,
+        sql: """
+          SELECT s.track_id FROM local_lyric_sources s
+          LEFT JOIN local_tracks t ON t.id = s.track_id
+          WHERE t.id IS NULL OR t.lyrics_path IS NULL
+          """)
+      for id in gone {
+        try remove(track: id, db: db)
+        try db.execute(sql: "DELETE FROM local_lyric_sources WHERE track_id = ?", arguments: [id])
+      }
+    }
+    return wanted.count
+  }
+
+  /// Lines containing `query` (case and accents ignored), best first: a line that is the
+  /// phrase, then one that starts with it, then one that contains it; ties by how short the
+  /// line is, then by title.
+  static func search(_ query: String, offset: Int, limit: Int, db: Database) throws
+    -> [LyricMatch]
+  {
+    let phrase = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !phrase.isEmpty, limit > 0 else { return [] }
+    let candidates = 200 + offset
+    let rows: [Row]
+    if phrase.count >= 3 {
+      let quoted = "\"" + phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT rowid, text, ms FROM local_lyric_grams WHERE local_lyric_grams MATCH ?
+          ORDER BY rank LIMIT ?
+          """,
+        arguments: [quoted, candidates])
+    } else {
+      let escaped = phrase.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+      rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT rowid, text, ms FROM local_lyric_grams WHERE text LIKE ? ESCAPE '\\'
+          LIMIT ?
+          """,
+        arguments: ["%\(escaped)%", candidates])
+    }
+    let needle = fold(phrase)
+    let found = rows.map { row -> (rowid: Int64, text: String, ms: Int?) in
+      (row["rowid"], row["text"], row["ms"])
+    }
+    let trackIDs = Array(Set(found.map { $0.rowid / linesPerTrack }))
+    // A local track's catalog ID is its path: map row IDs to paths, then to tracks.
+    var paths: [Int64: String] = [:]
+    for id in trackIDs {
+      paths[id] = try String.fetchOne(
+        db, sql: "SELECT path FROM local_tracks WHERE id = ?", arguments: [id])
+    }
+    var byPath: [String: CatalogTrack] = [:]
+    for track in try LocalLibraryRows.tracks(ids: trackIDs, db: db) { byPath[track.id] = track }
+    let ranked = found.compactMap { hit -> (key: (Int, Int, String), match: LyricMatch)? in
+      guard let path = paths[hit.rowid / linesPerTrack], let track = byPath[path] else {
+        return nil
+      }
+      let text = fold(hit.text)
+      let place = text == needle ? 0 : text.hasPrefix(needle) ? 1 : 2
+      let match = LyricMatch(
+        track: track, lineIndex: Int(hit.rowid % linesPerTrack), ms: hit.ms, text: hit.text)
+      return ((place, hit.text.count, track.title), match)
+    }
+    .sorted { $0.key < $1.key }
+    return Array(ranked.dropFirst(offset).prefix(limit)).map(\.match)
+  }
+
+  /// Removes a track's lines from the index.
+  private static func remove(track id: Int64, db: Database) throws {
+    try db.execute(
+      sql: "DELETE FROM local_lyric_grams WHERE rowid BETWEEN ? AND ?",
+      arguments: [id * linesPerTrack, id * linesPerTrack + linesPerTrack - 1])
+  }
+
+  /// Text compared without case, accents or surrounding space.
+  static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+      .trimmingCharacters(in: .whitespaces)
+  }
+}
