@@ -2,10 +2,19 @@ import ArgumentParser
 import Foundation
 import RefrainCore
 
-/// `refrain lyrics`: parses a lyrics file and prints its timeline.
+/// `refrain lyrics`: a lyrics file's timeline, and publishing timed lyrics to LRCLIB.
 struct LyricsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "lyrics",
+    abstract: "Parse a lyrics file (LRC or FLO song JSON), or publish a track's lyrics.",
+    subcommands: [LyricsShowCommand.self, LyricsPublishCommand.self],
+    defaultSubcommand: LyricsShowCommand.self)
+}
+
+/// `refrain lyrics FILE`: parses a lyrics file and prints its timeline.
+struct LyricsShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show",
     abstract: "Parse a lyrics file (LRC or FLO song JSON) and print its timeline.")
 
   @Argument(help: "An .lrc file or a FLO song JSON file.")

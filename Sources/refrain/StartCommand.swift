@@ -156,6 +156,14 @@ struct StartCommand: ParsableCommand {
         + "\(summary.matchedLocal) from your files, \(summary.matchedPreview) previews "
         + "(\(summary.playlists) playlists, \(summary.albums) albums)"
     }
+    if let base = config.lrclibURL(environment: environment) {
+      app.lyricsPublisher = LyricsPublishing(
+        describe: { track in try LyricsPublishCommand.submission(for: track, to: base).1 },
+        publish: { track, progress in
+          let (submission, _) = try LyricsPublishCommand.submission(for: track, to: base)
+          try await LRCLIBPublisher(baseURL: base).publish(submission, progress: progress)
+        })
+    }
     let loop = MainLoop(app: app, player: engine)
     loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
     let mpris = DesktopFrontEnds.startMPRIS(

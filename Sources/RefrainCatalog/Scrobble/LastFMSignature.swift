@@ -1,4 +1,3 @@
-import CGcrypt
 import Foundation
 
 /// Last.fm's request signature (`api_sig`): the MD5 of the signed parameters, sorted by
@@ -25,15 +24,7 @@ package enum LastFMSignature {
 
   /// The MD5 of `text`'s UTF-8 bytes as 32 lowercase hex digits (libgcrypt's digest).
   package static func md5Hex(_ text: String) -> String {
-    _ = gcryptReady
-    let bytes = Array(text.utf8)
-    var digest = [UInt8](repeating: 0, count: 16)
-    digest.withUnsafeMutableBytes { output in
-      bytes.withUnsafeBytes { input in
-        gcry_md_hash_buffer(
-          Int32(GCRY_MD_MD5.rawValue), output.baseAddress, input.baseAddress, input.count)
-      }
-    }
+    let digest = Digests.md5(Array(text.utf8))
     let hex = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(32)
@@ -43,10 +34,4 @@ package enum LastFMSignature {
     }
     return String(decoding: text, as: UTF8.self)
   }
-
-  /// libgcrypt asks to be initialised (gcry_check_version) before its first use; done once.
-  private static let gcryptReady: Bool = {
-    _ = gcry_check_version(nil)
-    return true
-  }()
 }

@@ -1,4 +1,3 @@
-import CGcrypt
 import Foundation
 
 /// Spotify's Authorization Code flow with PKCE (S256), for a public client: the pieces
@@ -102,22 +101,7 @@ public enum SpotifyAuthorization {
   }
 
   /// SHA-256 by libgcrypt.
-  static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-    _ = gcryptReady
-    var digest = [UInt8](repeating: 0, count: 32)
-    digest.withUnsafeMutableBytes { output in
-      bytes.withUnsafeBytes { input in
-        gcry_md_hash_buffer(
-          Int32(GCRY_MD_SHA256.rawValue), output.baseAddress, input.baseAddress, input.count)
-      }
-    }
-    return digest
-  }
-
-  private static let gcryptReady: Bool = {
-    _ = gcry_check_version(nil)
-    return true
-  }()
+  static func sha256(_ bytes: [UInt8]) -> [UInt8] { Digests.sha256(bytes) }
 }
 
 /// Why something about Spotify did not work, in words that say what the user can do.

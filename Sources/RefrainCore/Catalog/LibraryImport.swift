@@ -25,3 +25,21 @@ public struct LibraryImportProgress: Sendable, Equatable {
 /// reports progress, and returns the one-line summary a user reads when it is done.
 public typealias LibraryImport =
   @Sendable (_ progress: @escaping @Sendable (LibraryImportProgress) -> Void) async throws -> String
+
+/// Publishing a track's timed lyrics: `describe` says what would be sent (or throws why it
+/// cannot be), `publish` sends it, reporting the proof of work's progress.
+public struct LyricsPublishing: Sendable {
+  public var describe: @Sendable (Track) throws -> String
+  public var publish:
+    @Sendable (Track, _ progress: @escaping @Sendable (UInt64) -> Void) async throws -> Void
+
+  public init(
+    describe: @escaping @Sendable (Track) throws -> String,
+    publish:
+      @escaping @Sendable (Track, _ progress: @escaping @Sendable (UInt64) -> Void) async throws ->
+      Void
+  ) {
+    self.describe = describe
+    self.publish = publish
+  }
+}

@@ -66,6 +66,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case lyrics
   /// A step of tap-to-sync (`lyrics sync start|here|stamp|undo|save|cancel`).
   case lyricsSync(SyncStep)
+  /// Publishes the current track's timed lyrics to LRCLIB, after asking.
+  case publishLyrics
   /// Finds a phrase in the lyrics view and moves to its line; `nil` asks for the phrase.
   case findInLyrics(String?)
   /// Shows or hides translation lines (lines sharing an original's time).
@@ -171,6 +173,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .translations: return "translations"
     case .findInLyrics(let text?): return "find \(text)"
     case .findInLyrics(nil): return "find"
+    case .publishLyrics: return "lyrics publish"
     case .lyricsSync(let step): return "lyrics sync \(step.rawValue)"
     case .romanize: return "romanize"
     case .chat(let text): return "chat \(text)"

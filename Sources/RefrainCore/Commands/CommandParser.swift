@@ -50,6 +50,7 @@ public enum CommandParser {
     case "lyrics":
       if rest.isEmpty { return .lyrics }
       let words = rest.split(separator: " ")
+      if words == ["publish"] { return .publishLyrics }
       if words.first == "sync" {
         let steps = Command.SyncStep.allCases.map(\.rawValue).joined(separator: "|")
         guard words.count == 2, let step = Command.SyncStep(rawValue: String(words[1])) else {

@@ -139,5 +139,6 @@ public struct KeyMap: Sendable {
     bind("backspace", .lyricsSync(.undo), "undo the last stamp (timing)", .lyrics),
     bind("w", .lyricsSync(.save), "save the timed lyrics", .lyrics),
     bind("/", .findInLyrics(nil), "find a line of the lyrics", .lyrics),
+    bind("P", .publishLyrics, "publish the timed lyrics to LRCLIB (asks first)", .lyrics),
   ]
 }

@@ -38,3 +38,49 @@ extension App {
     }
   }
 }
+
+/// Publishing timed lyrics to LRCLIB from the lyrics view: asks first, then proves the work
+/// in the background with its progress on the status line.
+extension App {
+  /// Asks whether to publish the current track's lyrics, saying what would be sent.
+  func askToPublishLyrics() {
+    guard let lyricsPublisher else {
+      return setStatus("publishing is not available here", error: true)
+    }
+    guard let track = presenter.queue.current else { return setStatus("nothing is playing") }
+    guard !publishing else { return setStatus("already publishing") }
+    do {
+      let what = try lyricsPublisher.describe(track)
+      overlay = .confirm(question: "Publish \(what)? (y/n)", action: .publishLyrics(track))
+    } catch {
+      setStatus("\(error)", error: true)
+    }
+  }
+
+  /// Publishes in the background.
+  func startPublishing(_ track: Track) {
+    guard let lyricsPublisher, !publishing else { return }
+    publishing = true
+    setStatus("publishing to LRCLIB: proving the work…", seconds: 60)
+    let inbox = inbox
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
+      do {
+        try await lyricsPublisher.publish(track) { tried in
+          inbox.post { app in
+            app.setStatus("publishing to LRCLIB: proof of work, \(tried) tried", seconds: 60)
+          }
+        }
+        inbox.post { app in
+          app.publishing = false
+          app.setStatus("published to LRCLIB", seconds: 8)
+        }
+      } catch {
+        let message = "\(error)"
+        inbox.post { app in
+          app.publishing = false
+          app.setStatus(message, error: true, seconds: 10)
+        }
+      }
+    }
+  }
+}

@@ -77,6 +77,11 @@ public final class App {
   public var room: (any RoomChannel)?
   /// Imports the user's Spotify library (key `I`); `nil` where the player cannot.
   public var libraryImport: LibraryImport?
+  /// Publishes a track's timed lyrics to LRCLIB (key `P`): a line saying what it sends, and
+  /// the work itself, which reports progress; `nil` where the player cannot.
+  public var lyricsPublisher: LyricsPublishing?
+  /// Whether lyrics are being published (one at a time).
+  var publishing = false
   /// Whether an import is running (one at a time).
   var importRunning = false
   /// The Player pane's cover.
@@ -217,6 +222,8 @@ public final class App {
       sendChat(text)
     case .importLibrary:
       startLibraryImport()
+    case .publishLyrics:
+      askToPublishLyrics()
     case .translations:
       showsTranslations.toggle()
       setStatus("translations \(showsTranslations ? "shown" : "hidden") (T)")
@@ -390,6 +397,8 @@ public final class App {
     case .leaveSync:
       show(execute(.lyricsSync(.cancel)))
       lyricsView = nil
+    case .publishLyrics(let track):
+      startPublishing(track)
     }
   }
 

@@ -49,6 +49,8 @@ enum ConfirmAction {
   case deletePlaylist(Int64)
   /// Leaves tap-to-sync, dropping its stamps.
   case leaveSync
+  /// Publishes this track's lyrics to LRCLIB.
+  case publishLyrics(Track)
 }
 
 /// The search pane.
