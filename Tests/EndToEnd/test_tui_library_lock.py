@@ -80,9 +80,17 @@ def test_the_screen_answers_while_the_library_is_locked(tui_factory, refrain_bin
         tui.keys("/", "C-u")
         tui.type("Lighthouse")
         slowest["search"] = answered(tui, ["Enter"], lambda s: "♪ Lighthouse Radio" in s, "search results")
-        status = subprocess.run([str(refrain_bin), "ctl", "status"], env=tui.run_env(),
-                                capture_output=True, text=True, timeout=5)
-        assert status.returncode == 0 and json.loads(status.stdout)["state"] == "playing", status
+        # Playing (the track may still be loading on a busy machine: the session, not the
+        # locked library, decides that).
+        deadline = time.monotonic() + 10
+        while True:
+            status = subprocess.run([str(refrain_bin), "ctl", "status"], env=tui.run_env(),
+                                    capture_output=True, text=True, timeout=5)
+            state = json.loads(status.stdout)["state"] if status.returncode == 0 else None
+            if state == "playing" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert state == "playing", status
         slowest["Library again"] = answered(tui, ["3"], lambda s: "+ New playlist (c)" in s, "the Library tab")
         assert max(slowest.values()) < ANSWER_WITHIN, f"seconds from key to screen: {slowest}"
 
