@@ -102,6 +102,8 @@ func usage() -> Never {
              refrain-bench cover FILE.jpg|png [--columns 30] [--rows 15] [--iterations N]
              refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
              refrain-bench spotify-match [--local N] [--imported N] [--json]
+             refrain-bench lyric-search [--tracks N] [--queries N] [--json]
+             refrain-bench romanize [--lines N] [--json]
 
       """.utf8))
   exit(2)
@@ -400,6 +402,18 @@ case "cover":
     iterations: max(1, iterations))
 case "library-stress":
   LibraryStressCommand.main(arguments)
+case "lyric-search":
+  let tracks = option("--tracks", in: &arguments, default: 10_000)
+  let queries = option("--queries", in: &arguments, default: 1_000)
+  do {
+    try LyricsBench.search(tracks: tracks, queries: queries, asJSON: arguments.contains("--json"))
+  } catch {
+    FileHandle.standardError.write(Data("refrain-bench lyric-search: \(error)\n".utf8))
+    exit(1)
+  }
+case "romanize":
+  let lines = option("--lines", in: &arguments, default: 100)
+  LyricsBench.romanize(lines: lines, asJSON: arguments.contains("--json"))
 case "spotify-match":
   let local = option("--local", in: &arguments, default: 10_000)
   let imported = option("--imported", in: &arguments, default: 10_000)

@@ -46,15 +46,7 @@ enum LyricSearchIndex {
       }
       let synced = lines.contains { $0.ms != 0 }
       try store.write { db in
-        try remove(track: id, db: db)
-        for (index, line) in lines.prefix(Int(linesPerTrack)).enumerated()
-        where !line.text.isEmpty {
-          try db.execute(
-            sql: """
-              INSERT INTO local_lyric_grams (rowid, text, ms) VALUES (?, ?, ?)
-              """,
-            arguments: [id * linesPerTrack + Int64(index), line.text, synced ? line.ms : nil])
-        }
+        try replace(track: id, lines: lines, synced: synced, db: db)
         try db.execute(
           sql: """
             INSERT INTO local_lyric_sources (track_id, path, size, mtime) VALUES (?, ?, ?, ?)
@@ -82,7 +74,8 @@ enum LyricSearchIndex {
 
   /// Lines containing `query` (case and accents ignored), best first: a line that is the
   /// phrase, then one that starts with it, then one that contains it; ties by how short the
-  /// line is, then by title.
+  /// line is, then by title. The first 200 lines found (plus `offset`) are ranked: a phrase
+  /// common enough to be in more lines than that is ranked among those.
   static func search(_ query: String, offset: Int, limit: Int, db: Database) throws
     -> [LyricMatch]
   {
@@ -96,7 +89,7 @@ enum LyricSearchIndex {
         db,
         sql: """
           SELECT rowid, text, ms FROM local_lyric_grams WHERE local_lyric_grams MATCH ?
-          ORDER BY rank LIMIT ?
+          LIMIT ?
           """,
         arguments: [quoted, candidates])
     } else {
@@ -137,6 +130,17 @@ enum LyricSearchIndex {
     return Array(ranked.dropFirst(offset).prefix(limit)).map(\.match)
   }
 
+  /// Replaces the indexed lines of the track at row `id` (for tools that build a library
+  /// without files).
+  static func replace(track id: Int64, lines: [LyricLine], synced: Bool, db: Database) throws {
+    try remove(track: id, db: db)
+    for (index, line) in lines.prefix(Int(linesPerTrack)).enumerated() where !line.text.isEmpty {
+      try db.execute(
+        sql: "INSERT INTO local_lyric_grams (rowid, text, ms) VALUES (?, ?, ?)",
+        arguments: [id * linesPerTrack + Int64(index), line.text, synced ? line.ms : nil])
+    }
+  }
+
   /// Removes a track's lines from the index.
   private static func remove(track id: Int64, db: Database) throws {
     try db.execute(
@@ -148,5 +152,24 @@ enum LyricSearchIndex {
   static func fold(_ text: String) -> String {
     text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
       .trimmingCharacters(in: .whitespaces)
+  }
+}
+
+extension LibraryStore {
+  /// Indexes `lines` as the lyrics of the scanned track at `path`, replacing any, in one
+  /// transaction; `false` when no such track is indexed. For tools and benchmarks that
+  /// build a library without files.
+  @discardableResult
+  public func indexLyrics(_ lines: [LyricLine], synced: Bool, forLocalTrack path: String) throws
+    -> Bool
+  {
+    try write { db in
+      guard
+        let id = try Int64.fetchOne(
+          db, sql: "SELECT id FROM local_tracks WHERE path = ?", arguments: [path])
+      else { return false }
+      try LyricSearchIndex.replace(track: id, lines: lines, synced: synced, db: db)
+      return true
+    }
   }
 }
