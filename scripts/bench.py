@@ -47,6 +47,7 @@ import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_room as brm  # noqa: E402  (section 15: listening rooms)
 import bench_spotify as bsp  # noqa: E402  (section 16: Spotify library import and matching)
+import bench_lyrics as bly  # noqa: E402  (section 17: lyrics: stamp accuracy, lyric search, romanization)
 import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
 from harness import Recorder, Refrain  # noqa: E402
 
@@ -1060,6 +1061,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bmp.summary_rows(R.get("mpris"), within))
     L.extend(brm.summary_rows(R.get("rooms"), within))
     L.extend(bsp.summary_rows(R.get("spotify"), within))
+    L.extend(bly.summary_rows(R.get("lyrics"), within))
     add("")
 
     # ---- 1
@@ -1319,6 +1321,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bmp.sections(R.get("mpris"), cmdline))
     L.extend(brm.sections(R.get("rooms"), cmdline))
     L.extend(bsp.sections(R.get("spotify"), cmdline))
+    L.extend(bly.sections(R.get("lyrics"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1390,7 +1393,8 @@ def main() -> int:
     ap.add_argument("--only", default="",
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
                          "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS), "
-                         "15 (listening rooms), 16 (Spotify import and matching)")
+                         "15 (listening rooms), 16 (Spotify import and matching), "
+                         "17 (lyrics: stamp accuracy, lyric search, romanization)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1401,7 +1405,7 @@ def main() -> int:
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
-        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16"}
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16", "17"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1469,6 +1473,8 @@ def main() -> int:
             R["rooms"] = brm.run(ctx, quick=args.quick, log=log)
         if "16" in only:
             R["spotify"] = bsp.run(ctx, quick=args.quick, log=log)
+        if "17" in only:
+            R["lyrics"] = bly.run(ctx, quick=args.quick, log=log)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
         if "13" in only:

@@ -11,7 +11,8 @@ final class LyricsSyncTests: XCTestCase {
     // A blank line of plain lyrics is a break, stamped too: it ends the line above.
     XCTAssertEqual(sync.entries.map(\.text), ["첫 줄", "둘째 줄", "", "셋째 줄"])
     XCTAssertEqual(sync.stamp(at: 1_200)?.line, 0)
-    XCTAssertEqual(sync.stamp(at: 900)?.ms, 1_200, "a stamp is never before the one above it")
+    XCTAssertEqual(
+      sync.stamp(at: 900)?.ms, 1_210, "a stamp is a hundredth after the one above it, at least")
     XCTAssertEqual(sync.stamp(at: 4_000)?.line, 2)
     XCTAssertEqual(sync.stamp(at: 5_000)?.line, 3)
     XCTAssertTrue(sync.isComplete)
@@ -27,8 +28,8 @@ final class LyricsSyncTests: XCTestCase {
     _ = sync.stamp(at: 2_500)
     _ = sync.stamp(at: 3_000)
     XCTAssertEqual(sync.nudge(line: 1, by: 50), 2_550)
-    XCTAssertEqual(sync.nudge(line: 1, by: 1_000), 3_000, "not past the next line")
-    XCTAssertEqual(sync.nudge(line: 1, by: -5_000), 1_000, "not before the line above")
+    XCTAssertEqual(sync.nudge(line: 1, by: 1_000), 2_990, "a hundredth before the next line")
+    XCTAssertEqual(sync.nudge(line: 1, by: -5_000), 1_010, "a hundredth after the line above")
     var untouched = LyricsSync(document: plain)
     XCTAssertNil(untouched.undo())
   }

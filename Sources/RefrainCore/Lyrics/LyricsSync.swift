@@ -43,12 +43,16 @@ public struct LyricsSync: Sendable, Equatable {
   /// Whether every line is stamped.
   public var isComplete: Bool { next == entries.count }
 
-  /// Stamps the next line at `ms` (raised to the previous stamp if earlier); returns the
-  /// line and the time stamped, or `nil` when every line is stamped.
+  /// The least time between two stamps, in milliseconds: one hundredth, the LRC file's
+  /// unit, so two lines never share a time (which would read as a translation).
+  public static let gap = 10
+
+  /// Stamps the next line at `ms` (raised to a hundredth after the previous stamp if not
+  /// later); returns the line and the time stamped, or `nil` when every line is stamped.
   public mutating func stamp(at ms: Int) -> (line: Int, ms: Int)? {
     let line = next
     guard line < entries.count else { return nil }
-    let time = max(ms, line > 0 ? entries[line - 1].ms ?? 0 : 0, 0)
+    let time = max(ms, line > 0 ? (entries[line - 1].ms ?? 0) + Self.gap : 0, 0)
     entries[line].ms = time
     return (line, time)
   }
@@ -61,12 +65,12 @@ public struct LyricsSync: Sendable, Equatable {
     return (line, ms)
   }
 
-  /// Moves a stamped line's time by `deltaMs`, kept between its neighbours' stamps; returns
+  /// Moves a stamped line's time by `deltaMs`, kept a hundredth inside its neighbours'; returns
   /// the new time, or `nil` when the line is not stamped.
   public mutating func nudge(line: Int, by deltaMs: Int) -> Int? {
     guard entries.indices.contains(line), let ms = entries[line].ms else { return nil }
-    let low = line > 0 ? entries[line - 1].ms ?? 0 : 0
-    let high = line + 1 < entries.count ? entries[line + 1].ms ?? Int.max : Int.max
+    let low = line > 0 ? (entries[line - 1].ms ?? 0) + Self.gap : 0
+    let high = line + 1 < entries.count ? (entries[line + 1].ms ?? Int.max) - Self.gap : Int.max
     let moved = min(max(ms + deltaMs, low), high)
     entries[line].ms = moved
     return moved

@@ -21,6 +21,22 @@ extension App {
     case .togglePlay:
       show(execute(.lyricsSync(.stamp)))
       lyricsView?.following = true
+    case .move(let move):
+      // The cursor moves through the lines being timed, from the last one stamped.
+      let count = sync.entries.count
+      guard count > 0 else { return true }
+      let from = lyricsView.flatMap { $0.following ? nil : $0.selection } ?? max(0, sync.next - 1)
+      var index = from
+      switch move {
+      case .down, .right: index += 1
+      case .up, .left: index -= 1
+      case .pageDown: index += max(1, layout.contentHeight / 2)
+      case .pageUp: index -= max(1, layout.contentHeight / 2)
+      case .top: index = 0
+      case .bottom: index = count - 1
+      }
+      lyricsView?.selection = max(0, min(count - 1, index))
+      lyricsView?.following = false
     case .nudge(let delta):
       guard let line = syncTarget else { return true }
       show(session.nudgeSync(line: line, by: delta > 0 ? 50 : -50))

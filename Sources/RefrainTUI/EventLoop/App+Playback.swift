@@ -27,9 +27,12 @@ extension App {
 
   // MARK: - Lyrics view
 
-  /// Returns to following the current line after 5 s without input.
+  /// Returns to following the current line after 5 s without input (not while timing the
+  /// lyrics: the chosen line stays chosen for `[`, `]` and Enter).
   func resumeFollowingIfIdle() {
-    guard let view = lyricsView, !view.following, now() - view.lastInput >= 5 else { return }
+    guard let view = lyricsView, !view.following, now() - view.lastInput >= 5,
+      session.sync == nil
+    else { return }
     lyricsView?.following = true
   }
 
