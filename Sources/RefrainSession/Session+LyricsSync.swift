@@ -67,24 +67,51 @@ extension Session {
   ///
   /// A local track's lyrics go to its sidecar (`song.lrc` beside `song.mp3`): written under
   /// a temporary name and renamed into place, so the file is whole whenever the process is
-  /// killed, and an existing sidecar is kept as `song.lrc.bak` first. Every line must be
-  /// stamped. Once saved, timing ends and the lyrics are loaded again from the new file.
+  /// killed, and an existing sidecar is kept as `song.lrc.bak` first. A streamed track's go
+  /// to the lyrics cache (the path answered is "the lyrics cache"). Every line must be
+  /// stamped. Once saved, timing ends and the lyrics are loaded again.
   public func saveSync(then: @escaping (Result<String, SyncSaveFailure>) -> Void) {
     guard let sync else { return then(.failure(SyncSaveFailure("not timing lyrics"))) }
     guard sync.isComplete else {
       let left = sync.entries.count - sync.stamped
       return then(.failure(SyncSaveFailure("\(left) lines are not stamped yet")))
     }
-    guard let track = playback.queue.current, track.location.isFileURL else {
-      return then(.failure(SyncSaveFailure("saving is for local files; this track streams")))
+    guard let track = playback.queue.current else {
+      return then(.failure(SyncSaveFailure("nothing is playing")))
+    }
+    let reply = SessionOnly(then)
+    let inbox = inboxForSync
+    guard track.location.isFileURL else {
+      // A streamed track has no file to sit beside: its lyrics go to the lyrics cache,
+      // which the loader reads before asking the online service.
+      guard let cache = lyricsCache else {
+        return then(
+          .failure(SyncSaveFailure("no lyrics cache to save this streamed track's lyrics in")))
+      }
+      let document = sync.document
+      Task.detached(executorPreference: BackgroundExecutor.shared) {
+        let result: Result<String, SyncSaveFailure>
+        do {
+          try cache.store(.lyrics(document), for: LyricsQuery(track: track))
+          result = .success("the lyrics cache")
+        } catch {
+          result = .failure(SyncSaveFailure("cannot write the lyrics cache: \(error)"))
+        }
+        inbox.post { session in
+          if case .success = result {
+            session.sync = nil
+            session.reloadLyrics()
+          }
+          reply.value(result)
+        }
+      }
+      return
     }
     let text = sync.lrc(
       title: track.title, artist: track.artist, album: track.album, length: playback.duration)
     let target =
       SidecarLyrics.find(for: track)
       ?? track.location.deletingPathExtension().appendingPathExtension("lrc").path
-    let reply = SessionOnly(then)
-    let inbox = inboxForSync
     Task.detached(executorPreference: BackgroundExecutor.shared) {
       let result = SyncFile.write(text, to: target)
       inbox.post { session in

@@ -45,6 +45,9 @@ public final class Session {
   public internal(set) var lastSyncStamp: (line: Int, ms: Int)?
   /// Where background work reports back, for the sync's file writes.
   var inboxForSync: Inbox<Session> { inbox }
+  /// Where timed lyrics of a streamed track are kept (the lyrics cache the loader reads);
+  /// `nil` where there is none.
+  public var lyricsCache: LyricsCache?
 
   /// Creates a session over `player`.
   ///

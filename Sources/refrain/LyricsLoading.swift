@@ -6,6 +6,12 @@ import RefrainCore
 /// Builds the lyrics lookup Refrain uses: the catalog's own file, then the resolver's
 /// sources (sidecar `.lrc`, the file's ID3 USLT and SYLT, the cache, the online service).
 enum LyricsLoading {
+  /// The lyrics cache: in `library` when there is one, else files under `$XDG_CACHE_HOME`.
+  static func cache(environment: [String: String], library: LibraryStore?) -> LyricsCache {
+    library.map { LyricsCache(storage: LibraryLyricsCache(store: $0)) }
+      ?? LyricsCache(directory: LyricsCache.defaultDirectory(environment: environment))
+  }
+
   /// A loader for `environment` (XDG paths, `REFRAIN_LRCLIB_URL`) and config.toml's
   /// `[lyrics]` sources, order and offset, and `online.lrclib_url`. Fetched lyrics are
   /// cached in `library` when there is one, else in files under `$XDG_CACHE_HOME`.
@@ -14,9 +20,7 @@ enum LyricsLoading {
     configuration: RefrainConfiguration = RefrainConfiguration(),
     library: LibraryStore? = nil
   ) -> @Sendable (Track) async -> LyricsResult {
-    let cache =
-      library.map { LyricsCache(storage: LibraryLyricsCache(store: $0)) }
-      ?? LyricsCache(directory: LyricsCache.defaultDirectory(environment: environment))
+    let cache = self.cache(environment: environment, library: library)
     let online = configuration.lrclibURL(environment: environment).map {
       LRCLIBLyricsSource(baseURL: $0)
     }

@@ -100,6 +100,7 @@ struct StartCommand: ParsableCommand {
       player: engine, library: library,
       lyricsLoader: LyricsLoading.makeLoader(
         environment: environment, configuration: config, library: library))
+    session.lyricsCache = LyricsLoading.cache(environment: environment, library: library)
     let presenter = session.playback
     // Scrobbling: a front end of the session, on when a service's credentials are complete.
     let scrobbling = library.flatMap {

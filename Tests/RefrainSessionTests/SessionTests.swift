@@ -143,3 +143,61 @@ final class SessionTests: XCTestCase {
     XCTAssertEqual(heard, [.player(.warning("audio server lost"))])
   }
 }
+
+/// Tap-to-sync on the session: stamps at the player's position, and saving a streamed
+/// track's timing to the lyrics cache the loader reads next.
+final class SessionLyricsSyncTests: XCTestCase {
+  private let stream = Track(
+    id: "deezer:3135556", location: URL(string: "http://127.0.0.1:9/preview.mp3")!,
+    title: "Harder", artist: "Daft Punk", album: nil, duration: 30)
+
+  func testAStreamedTracksTimingIsSavedToTheLyricsCacheAndReloaded() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-sync-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cache = LyricsCache(directory: folder)
+    let plain = LRCParser.parse("work it\nmake it")
+    let player = FakePlayer()
+    let session = Session(
+      player: player,
+      lyricsLoader: { track in
+        if case .hit(.lyrics(let document)) = cache.lookup(LyricsQuery(track: track)) {
+          return .found(document, source: .cache)
+        }
+        return .found(plain, source: .sidecar)
+      })
+    session.lyricsCache = cache
+    session.playback.playSingle(stream)
+    player.setState(.playing)
+    player.emit(.started(stream, duration: 30))
+    session.handlePlayerEvents(player.drainEvents())
+    drain(session) { session.playback.lyrics != nil }
+    XCTAssertEqual(session.execute(.lyricsSync(.here)).isDone, true)
+    player.position = 1.25
+    XCTAssertEqual(session.execute(.lyricsSync(.stamp)), .done(message: "line 1 at [00:01.25]"))
+    player.position = 2.5
+    _ = session.execute(.lyricsSync(.stamp))
+    var saved: Result<String, SyncSaveFailure>?
+    session.saveSync { saved = $0 }
+    drain(session) { saved != nil && session.playback.lyrics?.document.isSynced == true }
+    XCTAssertEqual(saved, .success("the lyrics cache"))
+    XCTAssertNil(session.sync)
+    XCTAssertEqual(session.playback.lyrics?.document.lines.map(\.ms), [1_250, 2_500])
+  }
+
+  private func drain(_ session: Session, until done: () -> Bool) {
+    let deadline = Date().addingTimeInterval(5)
+    while !done(), Date() < deadline {
+      var fd = pollfd(fd: session.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)
+      _ = poll(&fd, 1, 50)
+      session.drainInbox()
+    }
+  }
+}
+
+extension Outcome {
+  fileprivate var isDone: Bool {
+    if case .done = self { return true }
+    return false
+  }
+}
