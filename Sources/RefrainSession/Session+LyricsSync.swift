@@ -11,14 +11,14 @@ extension Session {
   /// Carries out one step other than saving (see ``saveSync(then:)``).
   func lyricsSync(_ step: Command.SyncStep) -> Outcome {
     switch step {
-    case .start, .here:
+    case .start, .here, .words:
       guard playback.queue.current != nil else { return .failed("nothing is playing") }
       guard let document = playback.lyrics?.document, !document.lines.isEmpty else {
         return .failed("no lyrics to time: add a plain .lrc or .txt-style sidecar first")
       }
-      sync = LyricsSync(document: document)
+      sync = LyricsSync(document: document, wordMode: step == .words)
       lastSyncStamp = nil
-      if step == .start { playback.seek(to: 0) }
+      if step != .here { playback.seek(to: 0) }
       if playback.state == .paused { playback.resume() }
       return .done(
         message: "sync: Space stamps each line as you hear it · Backspace undoes · w saves")
@@ -27,11 +27,14 @@ extension Session {
         return .failed("not timing lyrics: start with S or `lyrics sync start`")
       }
       let ms = Int((playback.snapshot.position * 1000).rounded())
+      let word = sync?.nextWord
       guard let stamped = sync?.stamp(at: ms) else {
         return .failed("every line is stamped: w saves")
       }
       lastSyncStamp = stamped
-      return .done(message: "line \(stamped.line + 1) at \(LyricsSync.stamp(stamped.ms))")
+      let which =
+        word.map { "line \(stamped.line + 1) word \($0 + 1)" } ?? "line \(stamped.line + 1)"
+      return .done(message: "\(which) at \(LyricsSync.stamp(stamped.ms))")
     case .undo:
       guard sync != nil else { return .failed("not timing lyrics") }
       guard let removed = sync?.undo() else { return .failed("nothing stamped yet") }

@@ -52,7 +52,7 @@ final class CommandParserTests: XCTestCase {
       ("show nowhere", "expected 'show' and one of"),
       ("pause now", "'pause' takes no argument"),
       ("lyrics line x", "expected 'lyrics', 'lyrics line N'"),
-      ("lyrics sync later", "expected 'lyrics sync start|here|stamp|undo|save|cancel'"),
+      ("lyrics sync later", "expected 'lyrics sync start|here|words|stamp|undo|save|cancel'"),
       ("queue shuffle", "expected 'queue add"),
       ("nudge lots", "expected 'nudge ±MS'"),
     ]

@@ -69,4 +69,30 @@ final class LyricsSyncTests: XCTestCase {
     XCTAssertEqual(LyricsSync.stamp(61_235), "[01:01.24]")
     XCTAssertEqual(LyricsSync.stamp(3_599_999), "[60:00.00]")
   }
+
+  func testWordModeStampsEachWordAndWritesEnhancedLRC() {
+    var sync = LyricsSync(document: LRCParser.parse("비가 내리는 밤\n\nlast"), wordMode: true)
+    XCTAssertEqual(sync.entries.map(\.words), [["비가", "내리는", "밤"], [], ["last"]])
+    XCTAssertEqual(sync.nextWord, 0)
+    _ = sync.stamp(at: 1_000)
+    _ = sync.stamp(at: 1_500)
+    XCTAssertEqual(sync.next, 0, "the line is not done until its last word")
+    XCTAssertEqual(sync.nextWord, 2)
+    XCTAssertEqual(sync.undo()?.ms, 1_500, "undo takes back the last word")
+    _ = sync.stamp(at: 1_600)
+    _ = sync.stamp(at: 2_000)
+    XCTAssertEqual(sync.next, 1)
+    XCTAssertNil(sync.nextWord, "a break has no words: it is stamped as a line")
+    _ = sync.stamp(at: 3_000)
+    _ = sync.stamp(at: 4_000)
+    XCTAssertTrue(sync.isComplete)
+    XCTAssertEqual(sync.nudge(line: 0, by: 50), 1_050, "the whole line moves, words too")
+    XCTAssertEqual(sync.entries[0].wordTimes, [1_050, 1_650, 2_050])
+    let text = sync.lrc(title: nil, artist: nil, album: nil, length: nil)
+    XCTAssertTrue(
+      text.contains("[00:01.05]<00:01.05>비가 <00:01.65>내리는 <00:02.05>밤\n[00:03.00]\n"), text)
+    let reread = LRCParser.parse(text)
+    XCTAssertEqual(reread.lines.first?.words?.map(\.ms), [1_050, 1_650, 2_050])
+    XCTAssertEqual(reread.lines.first?.text, "비가 내리는 밤")
+  }
 }

@@ -114,6 +114,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case start
     /// Starts timing from where playback is.
     case here
+    /// Starts timing word by word (enhanced LRC) from the beginning of the track.
+    case words
     /// Stamps the next line at the audible position.
     case stamp
     /// Removes the last stamp and plays from 3 s before it.

@@ -136,6 +136,7 @@ public struct KeyMap: Sendable {
     bind("f", .follow, "follow the current line again", .lyrics),
     bind("enter", .open, "seek to the line (seek mode) or close", .lyrics),
     bind("S", .lyricsSync(.start), "time the lyrics: Space stamps each line", .lyrics),
+    bind("W", .lyricsSync(.words), "time the lyrics word by word", .lyrics),
     bind("backspace", .lyricsSync(.undo), "undo the last stamp (timing)", .lyrics),
     bind("w", .lyricsSync(.save), "save the timed lyrics", .lyrics),
     bind("/", .findInLyrics(nil), "find a line of the lyrics", .lyrics),

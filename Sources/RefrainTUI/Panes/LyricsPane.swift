@@ -231,7 +231,19 @@ struct LyricsPane {
       let stamp = entry.ms.map(LyricsSync.stamp) ?? "[--:--.--]"
       let text = entry.text.isEmpty ? "♪" : TerminalSanitizer.clean(entry.text)
       let style: Style = index == next ? .current : entry.ms == nil ? .dim : .normal
-      grid.put(stamp + " " + text, x: body.x, y: y, maxWidth: body.width, style: style)
+      if index == next, let word = sync.nextWord {
+        // Word by word: the stamped words plain, the next one to stamp underlined.
+        var column = body.x + grid.put(stamp + " ", x: body.x, y: y, style: style)
+        for (position, text) in entry.words.enumerated() {
+          let look: Style = position == word ? .currentWord : position < word ? .normal : .dim
+          column += grid.put(
+            TerminalSanitizer.clean(text), x: column, y: y,
+            maxWidth: body.x + body.width - column, style: look)
+          column += grid.put(" ", x: column, y: y, style: .normal)
+        }
+      } else {
+        grid.put(stamp + " " + text, x: body.x, y: y, maxWidth: body.width, style: style)
+      }
       if index == next { grid.put("▶", x: body.x - 2, y: y, style: .marker) }
       if !following, index == selection { grid.put("›", x: body.x - 2, y: y, style: .accent) }
     }
