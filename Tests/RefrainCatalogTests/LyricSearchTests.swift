@@ -72,4 +72,28 @@ final class LyricSearchTests: XCTestCase {
     XCTAssertEqual(try search("\"road"), [])
     XCTAssertEqual(try search("%"), [])
   }
+
+  func testLyricsFetchedOnlineForAFileAreFoundFromTheCacheAfterTheNextScan() throws {
+    let audio = try LibraryTestSupport.audioFixture("cbr.mp3")
+    let bare = music.appendingPathComponent("fetched.mp3")
+    try FileManager.default.copyItem(atPath: audio, toPath: bare.path)
+    let scanner = LocalLibraryScanner(store: store, tagReader: ID3TagReader())
+    _ = try scanner.scan(folders: [music.path])
+    let row = try XCTUnwrap(
+      try store.read { db in
+        try Row.fetchOne(
+          db, sql: "SELECT title, artist, album, duration FROM local_tracks WHERE path = ?",
+          arguments: [bare.path])
+      })
+    // What the player's loader does when it fetches this file's lyrics online.
+    let query = LyricsQuery(
+      title: row["title"], artist: row["artist"], album: row["album"], duration: row["duration"])
+    try LyricsCache(storage: LibraryLyricsCache(store: store))
+      .store(.lyrics(LRCParser.parse("[00:07.00]바다로 가는 길\n")), for: query)
+    XCTAssertEqual(try search("바다로"), [], "not indexed before the next scan")
+    _ = try scanner.scan(folders: [music.path])
+    let found = try search("바다로")
+    XCTAssertEqual(found.map(name), ["fetched"])
+    XCTAssertEqual(found.first?.ms, 7_000)
+  }
 }

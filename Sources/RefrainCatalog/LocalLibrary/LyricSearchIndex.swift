@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import RefrainCore
 
-/// The lines of the local tracks' sidecar lyrics, searchable by any phrase.
+/// The lines of the local tracks' lyrics (their sidecars, or the lyrics cache's copy of
+/// lyrics fetched online for them), searchable by any phrase.
 ///
 /// One FTS5 table with the trigram tokenizer (`local_lyric_grams`), so a phrase is found
 /// inside words and in any script (Korean lyrics have no spaces where English would); each
@@ -11,6 +12,18 @@ import RefrainCore
 /// a scan reads only the lyrics that changed. Phrases shorter than three characters are
 /// matched line by line instead (the trigram index needs three).
 enum LyricSearchIndex {
+  /// How a source that is the lyrics cache is named in `local_lyric_sources.path`.
+  static let cachePrefix = "cache:"
+
+  /// The lyrics cache's keys with when each was fetched (seconds).
+  private static func cachedKeys(_ db: Database) throws -> [String: Double] {
+    var keys: [String: Double] = [:]
+    for row in try Row.fetchAll(db, sql: "SELECT key, fetched_at FROM lyrics_cache") {
+      keys[row["key"]] = row["fetched_at"]
+    }
+    return keys
+  }
+
   /// Lines kept per track; a longer file's later lines are not searchable.
   static let linesPerTrack: Int64 = 10_000
 
@@ -18,42 +31,69 @@ enum LyricSearchIndex {
   /// those of tracks and files that are gone; returns how many tracks were (re)read.
   @discardableResult
   static func refresh(_ store: LibraryStore) throws -> Int {
-    let wanted = try store.read { db in
-      try Row.fetchAll(
+    let cache = LyricsCache(storage: LibraryLyricsCache(store: store))
+    let wanted = try store.read { db -> [(Int64, String, FileStamp?, LyricsQuery?)] in
+      let cached = try Self.cachedKeys(db)
+      return try Row.fetchAll(
         db,
         sql: """
-          SELECT t.id, t.lyrics_path, s.path AS indexed_path, s.size, s.mtime
+          SELECT t.id, t.path, t.title, t.artist, t.album, t.duration, t.lyrics_path,
+            s.path AS indexed_path, s.size, s.mtime
           FROM local_tracks t LEFT JOIN local_lyric_sources s ON s.track_id = t.id
-          WHERE t.lyrics_path IS NOT NULL
-          """
-      ).compactMap { row -> (Int64, String, FileStamp?)? in
+          WHERE t.lyrics_path IS NOT NULL OR s.track_id IS NOT NULL OR ?
+          """,
+        arguments: [!cached.isEmpty]
+      ).compactMap { row -> (Int64, String, FileStamp?, LyricsQuery?)? in
         let id: Int64 = row["id"]
-        let path: String = row["lyrics_path"]
-        let stamp = FileStamp.of(path: path)
         let indexedPath: String? = row["indexed_path"]
-        if let stamp, indexedPath == path, row["size"] == stamp.size, row["mtime"] == stamp.mtime {
+        let source: String
+        let stamp: FileStamp?
+        var query: LyricsQuery?
+        if let path: String = row["lyrics_path"] {
+          source = path
+          stamp = FileStamp.of(path: path)
+        } else {
+          // Lyrics fetched online for this file, from the lyrics cache.
+          let asked = LyricsQuery(
+            title: row["title"], artist: row["artist"], album: row["album"],
+            duration: row["duration"])
+          let key = LyricsCache.key(for: asked)
+          guard let fetched = cached[key] else {
+            return indexedPath == nil ? nil : (id, "", nil, nil)  // Its lyrics are gone.
+          }
+          query = asked
+          source = Self.cachePrefix + key
+          stamp = FileStamp(size: 0, mtime: Int64(fetched * 1000))
+        }
+        if let stamp, indexedPath == source, row["size"] == stamp.size,
+          row["mtime"] == stamp.mtime
+        {
           return nil
         }
-        return (id, path, stamp)
+        return (id, source, stamp, query)
       }
     }
-    for (id, path, stamp) in wanted {
-      let lines: [LyricLine]
-      if let data = FileManager.default.contents(atPath: path) {
+    for (id, source, stamp, query) in wanted {
+      var lines: [LyricLine] = []
+      if let query {
+        if case .hit(.lyrics(let document)) = cache.lookup(query) { lines = document.lines }
+      } else if !source.isEmpty, let data = FileManager.default.contents(atPath: source) {
         lines = LRCParser.parse(data: data).lines
-      } else {
-        lines = []
       }
       let synced = lines.contains { $0.ms != 0 }
       try store.write { db in
         try replace(track: id, lines: lines, synced: synced, db: db)
+        if source.isEmpty {
+          try db.execute(sql: "DELETE FROM local_lyric_sources WHERE track_id = ?", arguments: [id])
+          return
+        }
         try db.execute(
           sql: """
             INSERT INTO local_lyric_sources (track_id, path, size, mtime) VALUES (?, ?, ?, ?)
             ON CONFLICT (track_id) DO UPDATE SET path = excluded.path, size = excluded.size,
               mtime = excluded.mtime
             """,
-          arguments: [id, path, stamp?.size ?? -1, stamp?.mtime ?? -1])
+          arguments: [id, source, stamp?.size ?? -1, stamp?.mtime ?? -1])
       }
     }
     try store.write { db in
@@ -62,7 +102,7 @@ enum LyricSearchIndex {
         sql: """
           SELECT s.track_id FROM local_lyric_sources s
           LEFT JOIN local_tracks t ON t.id = s.track_id
-          WHERE t.id IS NULL OR t.lyrics_path IS NULL
+          WHERE t.id IS NULL OR (t.lyrics_path IS NULL AND s.path NOT LIKE 'cache:%')
           """)
       for id in gone {
         try remove(track: id, db: db)
