@@ -49,9 +49,9 @@ final class LyricSearchTests: XCTestCase {
   func testTheLineThatIsThePhraseComesFirstThenOneStartingWithItThenTheRest() throws {
     XCTAssertEqual(
       try search("road").map(\.text), ["road", "Rain on the road", "The long road home"])
-    XCTAssertEqual(
-      try search("너를").map(\.text), ["너를", "너를 사랑해", "너를 생각해"],
-      "two-character phrases are found too")
+    let short = try search("너를").map(\.text)
+    XCTAssertEqual(short.first, "너를", "two-character phrases are found too")
+    XCTAssertEqual(Set(short.dropFirst()), ["너를 사랑해", "너를 생각해"], "equal lengths: library order")
     XCTAssertEqual(try search("ROAD HOME").map(\.text), ["The long road home"], "case ignored")
   }
 

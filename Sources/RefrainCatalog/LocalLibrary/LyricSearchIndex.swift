@@ -114,7 +114,8 @@ enum LyricSearchIndex {
 
   /// Lines containing `query` (case and accents ignored), best first: a line that is the
   /// phrase, then one that starts with it, then one that contains it; ties by how short the
-  /// line is, then by title. The first 200 lines found (plus `offset`) are ranked: a phrase
+  /// line is, then in library order. The first 200 lines found (plus `offset`) are ranked:
+  /// only the tracks of the lines shown are read. A phrase
   /// common enough to be in more lines than that is ranked among those.
   static func search(_ query: String, offset: Int, limit: Int, db: Database) throws
     -> [LyricMatch]
@@ -144,30 +145,37 @@ enum LyricSearchIndex {
         arguments: ["%\(escaped)%", candidates])
     }
     let needle = fold(phrase)
-    let found = rows.map { row -> (rowid: Int64, text: String, ms: Int?) in
-      (row["rowid"], row["text"], row["ms"])
+    // Rank the lines first (by their text alone), then read only the tracks shown.
+    let ranked = rows.map { row -> (key: (Int, Int, Int64), rowid: Int64, text: String, ms: Int?) in
+      let rowid: Int64 = row["rowid"]
+      let text: String = row["text"]
+      let folded = fold(text)
+      let place = folded == needle ? 0 : folded.hasPrefix(needle) ? 1 : 2
+      return ((place, text.count, rowid), rowid, text, row["ms"])
     }
-    let trackIDs = Array(Set(found.map { $0.rowid / linesPerTrack }))
+    .sorted { $0.key < $1.key }
+    let shown = Array(ranked.dropFirst(offset).prefix(limit))
+    let trackIDs = Array(Set(shown.map { $0.rowid / linesPerTrack }))
     // A local track's catalog ID is its path: map row IDs to paths, then to tracks.
     var paths: [Int64: String] = [:]
-    for id in trackIDs {
-      paths[id] = try String.fetchOne(
-        db, sql: "SELECT path FROM local_tracks WHERE id = ?", arguments: [id])
+    if !trackIDs.isEmpty {
+      let marks = trackIDs.map { _ in "?" }.joined(separator: ",")
+      for row in try Row.fetchAll(
+        db, sql: "SELECT id, path FROM local_tracks WHERE id IN (\(marks))",
+        arguments: StatementArguments(trackIDs))
+      {
+        paths[row["id"]] = row["path"]
+      }
     }
     var byPath: [String: CatalogTrack] = [:]
     for track in try LocalLibraryRows.tracks(ids: trackIDs, db: db) { byPath[track.id] = track }
-    let ranked = found.compactMap { hit -> (key: (Int, Int, String), match: LyricMatch)? in
+    return shown.compactMap { hit in
       guard let path = paths[hit.rowid / linesPerTrack], let track = byPath[path] else {
         return nil
       }
-      let text = fold(hit.text)
-      let place = text == needle ? 0 : text.hasPrefix(needle) ? 1 : 2
-      let match = LyricMatch(
+      return LyricMatch(
         track: track, lineIndex: Int(hit.rowid % linesPerTrack), ms: hit.ms, text: hit.text)
-      return ((place, hit.text.count, track.title), match)
     }
-    .sorted { $0.key < $1.key }
-    return Array(ranked.dropFirst(offset).prefix(limit)).map(\.match)
   }
 
   /// Replaces the indexed lines of the track at row `id` (for tools that build a library
