@@ -126,7 +126,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
       }
       return url
     }
-    let match = try store.spotifyMatches()[track.id]
+    let match = try store.spotifyMatch(for: track.id)
     switch match?.kind {
     case .local?:
       guard let path = match?.localPath, FileManager.default.fileExists(atPath: path) else {

@@ -45,8 +45,6 @@ public actor SpotifyClient {
   private let tokenFile: SpotifyTokenFile?
   private let clock: NetworkClock
   private var token: SpotifyToken?
-  /// Requests sent, by kind, for `import --json`'s and the benchmark's counts.
-  public private(set) var requestCount = 0
 
   public init(
     endpoints: SpotifyEndpoints, token: SpotifyToken?, tokenFile: SpotifyTokenFile?,
@@ -236,7 +234,6 @@ public actor SpotifyClient {
   }
 
   private func send(_ request: URLRequest) async throws(SpotifyError) -> HTTPResponse {
-    requestCount += 1
     do {
       return try await transport.send(request)
     } catch {

@@ -129,7 +129,6 @@ public struct SpotifyMatcher: Sendable {
     }
     if !lookups.isEmpty { progress(0, lookups.count) }
     var batch: [String: SpotifyMatch] = [:]
-    var failure: String?
     for (done, track) in lookups.enumerated() {
       guard let isrc = track.isrc else { continue }
       do {
@@ -145,7 +144,6 @@ public struct SpotifyMatcher: Sendable {
         }
       } catch {
         // The catalog is unreachable: say so, and ask again on the next import.
-        failure = failure ?? "\(error)"
         batch[track.id] = SpotifyMatch(
           kind: .none, reason: "no local file; the preview catalog could not be asked")
         summary.unmatched += 1

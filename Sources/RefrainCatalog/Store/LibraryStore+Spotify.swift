@@ -356,6 +356,11 @@ extension LibraryStore {
     try read { db in try Self.matches(in: db, ids: nil) }
   }
 
+  /// The stored match of one track.
+  public func spotifyMatch(for trackID: String) throws -> SpotifyMatch? {
+    try read { db in try Self.matches(in: db, ids: [trackID])[trackID] }
+  }
+
   /// Stores matches, replacing earlier ones for the same tracks, in one transaction.
   func saveSpotifyMatches(_ matches: [String: SpotifyMatch]) throws {
     guard !matches.isEmpty else { return }
