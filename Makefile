@@ -4,7 +4,9 @@ FIXTURES := Tests/Fixtures/generated
 
 .PHONY: run build release rooms install test unit e2e fixtures bench order-file fuzz format clean
 
-run: release rooms
+# The player alone: the listening-room binary (refrain-room, Hummingbird and SwiftNIO) is
+# `make rooms`, so a fresh clone reaches the first screen without building it.
+run: release
 	./.build/release/refrain
 
 # The Swift runtime and Foundation are linked in (docs/DECISIONS.md): the binary runs where
@@ -31,9 +33,11 @@ release:
 	scripts/build-mpris-plugin .build/release release
 
 # refrain-room (listening rooms: Hummingbird, SwiftNIO) beside the release binary. `make
-# test` leaves it out: the end-to-end tests run the debug build's.
-rooms:
-	$(SWIFT) build $(RELEASE) --product refrain-room
+# test` leaves it out: the end-to-end tests run the debug build's. It takes the player's
+# flags too: a product built with other flags recompiles every module the two share, so
+# `make release` after `make rooms` (or the other way round) would rebuild for minutes.
+rooms: release
+	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain-room
 
 # Profiles a listening session under callgrind and rewrites scripts/refrain.order.
 order-file: fixtures release
@@ -73,7 +77,7 @@ e2e: fixtures build
 
 bench: fixtures release rooms
 	@scripts/install-deps bench
-	$(SWIFT) build $(RELEASE) --product refrain-bench
+	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain-bench
 	scripts/check-order-file
 	scripts/with-test-pulse python3 scripts/bench.py
 

@@ -131,7 +131,8 @@ let package = Package(
     .testTarget(
       name: "RefrainTUITests",
       dependencies: [
-        "RefrainTUI", "RefrainSession", "RefrainCore", "RefrainCatalog", "RefrainTestSupport",
+        "RefrainTUI", "RefrainSession", "RefrainCore", "RefrainCatalog", "RefrainArt",
+        "RefrainTestSupport",
       ]),
     .testTarget(
       name: "RefrainSessionTests",

@@ -17,7 +17,13 @@ public enum SessionEvent: Sendable, Equatable {
   case player(PlayerEvent)
   /// The current track's lyrics arrived, or it turned out to have none.
   case lyricsChanged
+  /// Work a command started has finished (a save, an add): one line for a status line.
+  case notice(String, isError: Bool)
 }
+
+/// Reads what a file's tags say about a track (title, artist, album, duration); runs off the
+/// session's thread. A track that is not a readable file comes back as it was.
+public typealias TrackDescriber = @Sendable (Track) -> Track
 
 /// One listening session: playback, the queue, the lyrics pipeline and the user's lyric
 /// offsets, shared by every front end (the full-screen player, `refrain play --events`, the
@@ -42,7 +48,17 @@ public final class Session {
   /// Tap-to-sync in progress, if any (`lyrics sync start`).
   public internal(set) var sync: LyricsSync?
   /// The line and time of the last stamp, for `refrain ctl lyrics sync stamp`'s answer.
-  public internal(set) var lastSyncStamp: (line: Int, ms: Int)?
+  var lastSyncStamp: (line: Int, ms: Int)?
+  /// The listening room the session is in, or `nil`: while it is set, the room decides what
+  /// plays (see ``play(_:startAt:position:paused:)``).
+  public var room: (any RoomChannel)?
+  /// A track a member asked the room to play, until the room's queue shows it.
+  var pendingRoomPlay: PendingRoomPlay?
+  /// Reads a file's tags, so a track queued by its path is described as a scanned one is;
+  /// `nil` leaves such tracks with their file names.
+  public var describe: TrackDescriber?
+  /// The last tag read asked for; the next one is applied after it, so adds keep their order.
+  private var describeTail: Task<Void, Never>?
   /// Where background work reports back, for the sync's file writes.
   var inboxForSync: Inbox<Session> { inbox }
   /// Where timed lyrics of a streamed track are kept (the lyrics cache the loader reads);
@@ -82,7 +98,10 @@ public final class Session {
 
   /// The session now, for `ctl status`, watchers and events.
   public func status(pane: String? = nil) -> SessionStatus {
-    SessionStatus(snapshot: playback.snapshot, lyrics: playback.lyrics?.timeline, pane: pane)
+    var status = SessionStatus(
+      snapshot: playback.snapshot, lyrics: playback.lyrics?.timeline, pane: pane)
+    status.room = roomStatus
+    return status
   }
 
   /// Seconds until the session changes what a front end shows, or `nil` for never.
@@ -165,14 +184,22 @@ public final class Session {
     notify(.lyricsChanged)
   }
 
-  private func notify(_ event: SessionEvent) {
+  func notify(_ event: SessionEvent) {
     for observer in observers { observer(event) }
   }
 
   // MARK: - Commands
 
-  /// Carries out a playback, queue or lyrics command; others are ``Outcome/notForSession``.
+  /// Carries out a playback, queue, lyrics or room command; the others belong to a front end
+  /// and are ``Outcome/notForSession``.
+  ///
+  /// In a room, transport goes to the room (see ``roomRequest(for:)``). Every command is
+  /// named here, so a new one cannot compile until someone decides whose it is.
   public func execute(_ command: Command) -> Outcome {
+    if let room, let request = roomRequest(for: command) {
+      room.send(request)
+      return .done(message: nil)
+    }
     switch command {
     case .togglePlay: playback.togglePlay()
     case .play:
@@ -196,6 +223,15 @@ public final class Session {
       playback.cycleRepeat()
       return .done(message: "repeat \(playback.queue.repeatMode.rawValue)")
     case .nudge(let delta): return nudge(delta)
+    case .lyricsSync(.save):
+      saveSync { [weak self] result in
+        switch result {
+        case .success(let path):
+          self?.notify(.notice(Self.savedNotice(path), isError: false))
+        case .failure(let failure): self?.notify(.notice(failure.description, isError: true))
+        }
+      }
+      return .done(message: "saving the timed lyrics…")
     case .lyricsSync(let step): return lyricsSync(step)
     case .lyricLine(let index):
       guard let timeline = playback.lyrics?.timeline, timeline.isSynced, timeline.count > 0 else {
@@ -205,14 +241,93 @@ public final class Session {
         return .failed("line \(index) is past the last line (\(timeline.count - 1))")
       }
       playback.seekToLine(index)
-    case .queueClear: playback.clearQueue()
+    case .queueClear:
+      if room != nil { return .failed("the room's queue is edited entry by entry: queue remove N") }
+      playback.clearQueue()
     case .queueAdd(let item):
-      playback.enqueue([Track(argument: Self.expandingHome(item))])
-      return .done(message: "added to the queue")
+      return add(item, playing: false) { [weak self] outcome in
+        if case .failed(let reason) = outcome { self?.notify(.notice(reason, isError: true)) }
+      }
     case .status: return .done(message: summary)
-    default: return .notForSession
+    case .chat(let text):
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      guard let room else { return .failed("not in a listening room") }
+      guard !trimmed.isEmpty else { return .failed("expected 'chat TEXT'") }
+      room.send(.chat(text: trimmed))
+    case .room(.leave): return leaveRoom()
+    case .room(.play), .room(.remove): return .failed("not in a listening room")
+    // The front ends' own: what is drawn, navigated, typed or stored in the user's library.
+    case .lyrics, .publishLyrics, .findInLyrics, .translations, .romanize, .seekMode, .follow,
+      .show, .nextPane, .move, .open, .back, .quit, .search, .help, .prompt, .add,
+      .addToPlaylist, .save, .newPlaylist, .rename, .delete, .remove, .moveItemUp,
+      .moveItemDown, .playAll, .playlist, .importLibrary:
+      return .notForSession
     }
     return .done(message: nil)
+  }
+
+  /// Adds a file or URL to the queue, described by its tags, then calls `then` on the
+  /// session's thread once it is queued (or why not). With `playing`, it plays at once.
+  ///
+  /// The tags are read off the session's thread; adds are applied in the order asked. In a
+  /// room, the room queues it for everyone, or refuses with the reason.
+  @discardableResult
+  public func add(
+    _ item: String, playing: Bool, then: @escaping (Outcome) -> Void = { _ in }
+  ) -> Outcome {
+    var track = Track(argument: Self.expandingHome(item))
+    if track.location.isFileURL {
+      track.location = track.location.standardizedFileURL
+      track.id = track.location.path
+    }
+    if let room {
+      let outcome: Outcome
+      let named = room.follower.library.contains { $0.path == item } ? item : nil
+      if let path = named ?? roomPath(for: track) {
+        if playing {
+          outcome = play([track], startAt: 0)
+        } else {
+          room.send(.queueAdd(path: path))
+          outcome = .done(message: "added \(track.title) to the room's queue")
+        }
+      } else if room.follower.library.isEmpty && track.location.isFileURL {
+        // The room has not listed its library yet: the server decides.
+        room.send(.queueAdd(path: item))
+        outcome = .done(message: "asked the room to add \(track.title)")
+      } else {
+        outcome = .failed(notInRoom(track))
+      }
+      then(outcome)
+      return outcome
+    }
+    let describe = describe
+    let previous = describeTail
+    let inbox = inbox
+    let reply = SessionOnly(then)
+    let queued = track
+    describeTail = Task.detached(executorPreference: BackgroundExecutor.shared) {
+      await previous?.value
+      let described = describe?(queued) ?? queued
+      inbox.post { session in
+        session.playback.enqueue([described])
+        if playing { session.playback.jump(to: session.playback.queue.count - 1) }
+        reply.value(.done(message: "added \(described.title) to the queue"))
+      }
+    }
+    return .done(message: "adding \(queued.title) to the queue")
+  }
+
+  /// Reads the tags of `tracks` that are files, off the calling thread's way: for a front end
+  /// starting with files named on its command line, before it plays them.
+  public func described(_ tracks: [Track]) -> [Track] {
+    guard let describe else { return tracks }
+    return tracks.map { $0.location.isFileURL ? describe($0) : $0 }
+  }
+
+  /// What the status line says once timed lyrics are saved: `saved song.lrc; lyrics reloaded`.
+  static func savedNotice(_ path: String) -> String {
+    let name = path.hasPrefix("/") ? URL(fileURLWithPath: path).lastPathComponent : path
+    return "saved \(name); lyrics reloaded"
   }
 
   /// One line on what is playing: `playing: Title 0:12 / 3:04`.

@@ -2,7 +2,7 @@ import Foundation
 import RefrainArt
 import RefrainCatalog
 import RefrainCore
-import RefrainTUI
+
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -5,7 +5,7 @@ import RefrainCatalog
 import RefrainCore
 import RefrainDesktop
 import RefrainSession
-import RefrainTUI
+
 
 /// Wires the desktop front ends (MPRIS) into a session: the details look-up (tags, and the
 /// cover in the same cache the full-screen player fills) and the log.

@@ -5,48 +5,58 @@ import RefrainSession
 
 /// `refrain room join`: a room member without the full-screen player. One `poll()` loop over
 /// the player, the session, the link (`refrain-room link`, a child process speaking JSON
-/// lines) and stdin; a ``RoomFollower`` keeps the session on the room.
+/// lines), stdin and the control socket; the session follows the room (``Session/room``), so
+/// its commands, from stdin or `refrain ctl`, act on the room.
 final class HeadlessRoomMember {
   private let engine: PlayerEngine
   private let session: Session
-  private let helper: String
-  private let url: String
-  private let token: String
-  private let name: String
-  private var link: RoomLinkProcess!
+  private let link: RoomLinkProcess
   private var follower: RoomFollower { link.follower }
   private let events: Bool
   private let loop = PollLoop()
-  private var stdinBuffer = [UInt8]()
-  private var stdinOpen: Bool
+  private let input: HeadlessInput
+  private var control: ControlServer?
   private var done = false
   private var status: Int32 = 0
   private var nextPositionEvent = 0.0
+  /// The room's playback as last reported, so a `state` event is printed once per change.
+  private var lastState: RoomPlayback?
   private static let positionInterval = 0.2
 
+  /// Joins the room at `url` (the link starts here); `socket`, when given, answers
+  /// `refrain ctl --socket`.
   init(
-    helper: String, url: String, token: String, name: String, output: any AudioOutput, events: Bool
-  ) {
+    helper: String, url: String, token: String, name: String, output: any AudioOutput,
+    events: Bool, socket: String?
+  ) throws {
     self.events = events
-    stdinOpen = events
+    input = HeadlessInput(open: events)
     engine = PlayerEngine(output: output)
     let sources = LyricsLoading.makeLoader()
     session = Session(player: engine, lyricsLoader: { await sources($0) })
-    self.helper = helper
-    self.url = url
-    self.token = token
-    self.name = name
-  }
-
-  /// Runs until `quit`, stdin closing, or the server refusing the member; the exit status.
-  func run() -> Int32 {
+    session.describe = TrackDescription.fromTags
     do {
       link = try RoomLinkProcess(
         helper: helper, url: url, token: token, name: name, session: session)
     } catch {
-      fail("cannot start refrain-room: \(error)")
-      return 1
+      throw HeadlessFailure("cannot start refrain-room: \(error)")
     }
+    session.room = link
+    if let socket {
+      control = try ControlServer(
+        path: socket, session: session,
+        frontEnd: { [unowned self] command, reply in
+          guard command == .quit else { return false }
+          done = true
+          reply(.success("ok"))
+          return true
+        }, elsewhere: "works in the full-screen player, not in `refrain room join`")
+    }
+  }
+
+  /// Runs until `quit`, stdin closing, leaving the room, or the server refusing the member;
+  /// the exit status.
+  func run() -> Int32 {
     session.subscribe { [unowned self] event in report(event) }
     loop.watch(engine.wakeFileDescriptor) { [unowned self] in
       session.handlePlayerEvents(engine.drainEvents())
@@ -57,12 +67,15 @@ final class HeadlessRoomMember {
         link.isOpen ? [pollfd(fd: link.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)] : []
       }, handler: { [unowned self] _ in readLink() })
     loop.watch(
-      { [unowned self] in
-        stdinOpen ? [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)] : []
-      }, handler: { [unowned self] _ in readCommands() })
+      { [unowned self] in input.pollDescriptors },
+      handler: { [unowned self] _ in readCommands() })
+    if let control {
+      loop.watch({ control.pollDescriptors }, handler: { control.handle($0) })
+    }
     while !done {
       guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
       tick()
+      control?.notifyWatchers()
     }
     link.stop()
     engine.shutdown()
@@ -89,7 +102,7 @@ final class HeadlessRoomMember {
   }
 
   private func tick() {
-    for update in follower.check() { show(update) }
+    for update in session.checkRoom() { show(update) }
     guard session.playback.state == .playing else { return }
     let position = engine.position
     if let line = session.playback.lyricChange() {
@@ -104,94 +117,45 @@ final class HeadlessRoomMember {
   // MARK: - The link
 
   private func readLink() {
-    for line in link.readLines() {
-      for update in follower.receive(line: line) { show(update) }
-    }
+    for update in session.readRoom() { show(update) }
     if !link.isOpen {
       if let exit = link.exitStatus, exit != 0, status == 0 { status = exit }
       done = true
     }
   }
 
-  private func send(_ request: RoomRequest) {
-    guard link.isOpen else { return warn("not connected to the room") }
-    link.send(request)
-  }
-
   // MARK: - What the member sees
 
   private func show(_ update: RoomFollower.Update) {
     switch update {
-    case .joined(let welcome):
-      emit([
-        "event": "joined", "room": welcome.room, "member": welcome.member,
-        "host_only": welcome.hostOnly,
-      ])
-    case .members(let members):
-      emit([
-        "event": "member",
-        "members": members.map {
-          ["id": $0.id, "name": $0.name, "host": $0.host] as [String: Any]
-        },
-      ])
-    case .queue:
-      emit([
-        "event": "queue", "current": nullable(follower.current),
-        "entries": follower.queue.map {
-          ["entry": $0.entry, "path": $0.path, "title": $0.title] as [String: Any]
-        },
-      ])
+    case .joined(let welcome): emit(.joined(welcome))
+    case .members(let members): emit(.members(members))
+    case .queue: emit(.queue(current: follower.current, entries: follower.queue))
     case .state(let state):
-      emit([
-        "event": "state", "entry": nullable(state.entry), "path": nullable(state.path),
-        "playing": state.playing, "position": JSONOutput.milliseconds(state.position),
-      ])
-    case .history(let track, let messages):
-      emit([
-        "event": "history", "track": nullable(track),
-        "messages": messages.map {
-          ["from": $0.from, "text": $0.text, "id": $0.id] as [String: Any]
-        },
-      ])
-    case .chat(let message):
-      emit([
-        "event": "chat", "from": message.from, "text": message.text,
-        "track": nullable(message.track),
-        "id": message.id,
-      ])
-    case .notice(let text):
-      emit(["event": "notice", "text": text])
+      // Whoever changed it; a repeat of the same state (a resync) is not news.
+      guard state.entry != lastState?.entry || state.playing != lastState?.playing
+        || state.position != lastState?.position || state.path != lastState?.path
+      else { return }
+      lastState = state
+      emit(.state(state))
+    case .history(let track, let messages): emit(.history(track: track, messages: messages))
+    case .chat(let message): emit(.chat(message))
+    case .notice(let text): emit(.notice(text))
     case .error(let code, let message):
-      emit(["event": "error", "code": code.rawValue, "message": message])
+      emit(.error(code: code.rawValue, message: message))
       warn(message)
-    case .link(let state, let reason):
-      switch state {
-      case "lost":
-        emit(["event": "room_lost", "reason": reason ?? "the connection ended"])
-        warn("room lost: \(reason ?? "the connection ended"); playing on and reconnecting")
-      case "refused":
-        let message = reason ?? "the room server refused the member"
-        emit(["event": "error", "code": "refused", "message": message])
-        FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
-        status = 2
-      default:
-        emit(["event": "connected"])
-      }
+    case .link(.lost, let reason):
+      emit(.lost(reason: reason ?? "the connection ended"))
+      warn("room lost: \(reason ?? "the connection ended"); playing on and reconnecting")
+    case .link(.refused, let reason):
+      let message = reason ?? "the room server refused the member"
+      emit(.error(code: "refused", message: message))
+      warn(message)
+      status = 2
+    case .link(.connected, _):
+      emit(.connected)
     case .corrected(let error, let action):
-      var object: [String: Any] = [
-        "event": "sync", "error_ms": (error * 1000 * 10).rounded() / 10,
-        "offset_ms": nullable(follower.offset.map { ($0 * 10).rounded() / 10 }),
-      ]
-      switch action {
-      case .none: object["action"] = "none"
-      case .step(let delta):
-        object["action"] = "step"
-        object["step_ms"] = (delta * 10_000).rounded() / 10
-      case .seek(let target):
-        object["action"] = "seek"
-        object["to"] = JSONOutput.milliseconds(target)
-      }
-      emit(object)
+      emit(.sync(errorMs: error * 1000, offsetMs: follower.offset, action: action))
     }
   }
 
@@ -207,6 +171,8 @@ final class HeadlessRoomMember {
       warn(message)
     case .player(.warning(let message)):
       warn(message)
+    case .notice(let text, _):
+      warn(text)
     case .lyricsChanged:
       break
     }
@@ -215,65 +181,27 @@ final class HeadlessRoomMember {
   // MARK: - Commands on stdin
 
   private func readCommands() {
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    let count = read(STDIN_FILENO, &chunk, chunk.count)
-    guard count > 0 else {
-      stdinOpen = false
-      done = true
-      return
-    }
-    stdinBuffer.append(contentsOf: chunk[0..<count])
-    while let newline = stdinBuffer.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = String(decoding: stdinBuffer[..<newline], as: UTF8.self)
-      stdinBuffer.removeSubrange(...newline)
-      apply(line.trimmingCharacters(in: .whitespaces))
-    }
-    if stdinBuffer.count > 65_536 {
-      stdinBuffer.removeAll()
-      warn("a command line longer than 64 KiB was dropped")
-    }
+    for line in input.readLines(warn: warn) { apply(line) }
+    if !input.isOpen { done = true }
   }
 
-  /// One command line; problems go to stderr.
+  /// One command line, in the language of `refrain ctl`; problems go to stderr.
   private func apply(_ line: String) {
-    guard !line.isEmpty else { return }
-    if let request = Self.request(line) {
-      send(request)
-    } else if line == "quit" || line == "stop" {
-      done = true
-    } else {
-      warn(
-        "unknown room command '\(line)': chat TEXT, queue add TRACK, queue remove N, play, pause, seek SEC, next, quit"
-      )
+    let command: Command
+    do {
+      command = try HeadlessInput.command(line)
+    } catch {
+      return warn("\(error) in '\(line)'")
     }
-  }
-
-  /// The room request a command line asks for.
-  static func request(_ line: String) -> RoomRequest? {
-    let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(
-      String.init)
-    guard let first = words.first?.lowercased() else { return nil }
-    switch first {
-    case "chat":
-      let text = line.drop { $0 != " " }.dropFirst()
-      return text.isEmpty ? nil : .chat(text: String(text))
-    case "queue":
-      guard words.count == 3 else { return nil }
-      switch words[1].lowercased() {
-      case "add": return .queueAdd(path: words[2])
-      case "remove": return Int(words[2]).map { .queueRemove(entry: $0) }
-      default: return nil
-      }
-    case "play":
-      if words.count == 1 { return .play(entry: nil) }
-      return Int(words[1]).map { .play(entry: $0) }
-    case "pause": return words.count == 1 ? .pause : nil
-    case "next": return words.count == 1 ? .next : nil
-    case "seek":
-      guard words.count == 2, let seconds = Double(words[1]), seconds.isFinite else { return nil }
-      return .seek(position: seconds)
-    default:
-      return nil
+    if command == .quit || command == .stop { return done = true }
+    switch session.execute(command) {
+    case .done(let message):
+      if let message { warn(message) }
+      if command == .room(.leave) { done = true }
+    case .failed(let reason):
+      warn(reason)
+    case .notForSession:
+      warn("'\(line)' works in the full-screen player, not in `refrain room join`")
     }
   }
 
@@ -284,22 +212,18 @@ final class HeadlessRoomMember {
     event.write()
   }
 
-  private func emit(_ object: [String: Any]) {
-    guard events,
-      let data = try? JSONSerialization.data(
-        withJSONObject: object, options: [.sortedKeys])
-    else { return }
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+  private func emit(_ event: RoomJoinEvent) {
+    guard events else { return }
+    event.write()
   }
-
-  /// A value for JSONSerialization: `nil` becomes JSON null.
-  private func nullable<T>(_ value: T?) -> Any { value.map { $0 as Any } ?? NSNull() }
 
   private func warn(_ message: String) {
     FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
   }
+}
 
-  private func fail(_ message: String) {
-    PlayCommand.fail(message, events: events)
-  }
+/// Why a headless front end could not start, in one line.
+struct HeadlessFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

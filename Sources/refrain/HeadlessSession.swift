@@ -18,6 +18,8 @@ final class HeadlessSession {
     var volume: Int
     var events: Bool
     var lyricsPath: String?
+    /// A control socket answering `refrain ctl --socket PATH`, if any.
+    var socket: String?
     /// Whether to offer playback over MPRIS (`desktop.mpris`).
     var mpris = false
     /// Whether a desktop notification shows on each track change (`desktop.notify`).
@@ -34,11 +36,11 @@ final class HeadlessSession {
   private var trackStart = 0.0
   private var nextPositionEvent = 0.0
   private var lyricsProblem: String?
-  private var stdinOpen: Bool
-  private var stdinBuffer = [UInt8]()
+  private let input: HeadlessInput
   private var done = false
   private let loop = PollLoop()
   private var mpris: MPRISServer?
+  private var control: ControlServer?
 
   private var playback: PlaybackPresenter { session.playback }
 
@@ -48,7 +50,9 @@ final class HeadlessSession {
   init(
     tracks: [Track], output: any AudioOutput, options: Options,
     scrobble: ((Session) -> ScrobbleAttachment?)? = nil
-  ) {
+  ) throws {
+    // Files are described by their tags, as scanned ones are (no screen waits on this).
+    let tracks = tracks.map(TrackDescription.fromTags)
     self.tracks = tracks
     self.options = options
     engine = PlayerEngine(output: output)
@@ -68,7 +72,8 @@ final class HeadlessSession {
       return await sources(track)
     }
     session = Session(player: engine, lyricsLoader: loader, volume: options.volume)
-    stdinOpen = options.events
+    session.describe = TrackDescription.fromTags
+    input = HeadlessInput(open: options.events)
     scrobbling = scrobble?(session)
     session.subscribe { [unowned self] event in self.report(event) }
     loop.watch(engine.wakeFileDescriptor) { [unowned self] in
@@ -77,9 +82,23 @@ final class HeadlessSession {
     }
     loop.watch(session.wakeFileDescriptor) { [unowned self] in session.drainInbox() }
     loop.watch(
-      { [unowned self] in
-        stdinOpen ? [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)] : []
-      }, handler: { [unowned self] _ in readCommands() })
+      { [unowned self] in input.pollDescriptors },
+      handler: { [unowned self] _ in
+        for line in input.readLines(warn: warn) { apply(line) }
+      })
+    if let socket = options.socket {
+      let control = try ControlServer(
+        path: socket, session: session,
+        frontEnd: { [unowned self] command, reply in
+          guard command == .quit else { return false }
+          playback.stop()
+          done = true
+          reply(.success("ok"))
+          return true
+        }, elsewhere: "works in the full-screen player, not in `refrain play`")
+      self.control = control
+      loop.watch({ control.pollDescriptors }, handler: { control.handle($0) })
+    }
     mpris = DesktopFrontEnds.startMPRIS(
       enabled: options.mpris, notifies: options.notify, session: session,
       environment: ProcessInfo.processInfo.environment,
@@ -98,6 +117,7 @@ final class HeadlessSession {
       guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
       tick()
       mpris?.refresh()
+      control?.notifyWatchers()
     }
     mpris?.stop()
     engine.shutdown()
@@ -110,7 +130,8 @@ final class HeadlessSession {
   private func timeoutMilliseconds() -> Int32 {
     guard playback.state == .playing else {
       // Paused or stopped, only stdin or MPRIS can move it on: sleep until they speak.
-      return stdinOpen || mpris?.isRunning == true || playback.state == .loading ? -1 : 200
+      return input.isOpen || mpris?.isRunning == true || control != nil
+        || playback.state == .loading ? -1 : 200
     }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
     if let change = playback.nextLyricChange(), let delay = engine.delay(untilPosition: change) {
@@ -159,6 +180,8 @@ final class HeadlessSession {
       report(message)
     case .player(.warning(let message)):
       FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    case .notice(let text, _):
+      warn(text)
     case .lyricsChanged:
       break
     }
@@ -166,50 +189,19 @@ final class HeadlessSession {
 
   // MARK: - Commands on stdin
 
-  private func readCommands() {
-    var chunk = [UInt8](repeating: 0, count: 1024)
-    let count = read(STDIN_FILENO, &chunk, chunk.count)
-    guard count > 0 else {
-      stdinOpen = false
-      return
-    }
-    stdinBuffer.append(contentsOf: chunk[0..<count])
-    while let newline = stdinBuffer.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = String(decoding: stdinBuffer[..<newline], as: UTF8.self)
-      stdinBuffer.removeSubrange(...newline)
-      apply(line)
-    }
-    if stdinBuffer.count > 65_536 {
-      stdinBuffer.removeAll()
-      warn("a command line longer than 64 KiB was dropped")
-    }
-  }
-
   /// Carries out one command line; problems go to stderr, never to the event stream.
   private func apply(_ line: String) {
-    let text = Self.expandingAliases(line.trimmingCharacters(in: .whitespaces))
-    guard !text.isEmpty else { return }
+    let text = line
     let command: Command
     do {
-      command = try CommandParser.parse(text)
+      command = try HeadlessInput.command(text)
     } catch {
       return warn("\(error) in '\(text)'")
     }
-    switch command {
-    case .stop, .quit:
+    if command == .stop || command == .quit {
       playback.stop()
       done = true
       return
-    case .lyricsSync(.save):
-      session.saveSync { [weak self] result in
-        switch result {
-        case .success(let path): self?.warn("saved \(path)")
-        case .failure(let failure): self?.warn(failure.description)
-        }
-      }
-      return
-    default:
-      break
     }
     switch session.execute(command) {
     case .done(let message):
@@ -224,16 +216,6 @@ final class HeadlessSession {
     switch command {
     case .seek, .lyricLine, .next, .previous: nextPositionEvent = 0
     default: break
-    }
-  }
-
-  /// The older words of `refrain play --events`: `resume` and `line N`.
-  static func expandingAliases(_ text: String) -> String {
-    let words = text.split(separator: " ", omittingEmptySubsequences: true)
-    switch (words.first?.lowercased(), words.count) {
-    case ("resume", 1): return "play"
-    case ("line", 2): return "lyrics line \(words[1])"
-    default: return text
     }
   }
 

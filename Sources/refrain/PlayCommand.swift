@@ -40,6 +40,9 @@ struct PlayCommand: ParsableCommand {
   @Flag(help: "Print JSON events on stdout and read commands from stdin.")
   var events = false
 
+  @Option(help: "A control socket that answers `refrain ctl --socket PATH` (status, transport, queue, lyrics).")
+  var socket: String?
+
   func validate() throws {
     guard (0...100).contains(volume) else { throw ValidationError("--volume takes 0 to 100") }
     guard start >= 0 else { throw ValidationError("--start takes a position of 0 or more") }
@@ -55,13 +58,19 @@ struct PlayCommand: ParsableCommand {
     for problem in loaded.problems { logger.warning("\(problem.description)") }
     let tracks = items.map(Track.init(argument:))
     let scrobble = scrobbling(configuration: loaded.configuration)
-    let session = HeadlessSession(
-      tracks: tracks, output: audioOutput,
-      options: .init(
-        start: start, duration: duration, volume: volume, events: events,
-        lyricsPath: lyrics, mpris: loaded.configuration.mpris,
-        notify: loaded.configuration.notify),
-      scrobble: scrobble)
+    let session: HeadlessSession
+    do {
+      session = try HeadlessSession(
+        tracks: tracks, output: audioOutput,
+        options: .init(
+          start: start, duration: duration, volume: volume, events: events,
+          lyricsPath: lyrics, socket: socket, mpris: loaded.configuration.mpris,
+          notify: loaded.configuration.notify),
+        scrobble: scrobble)
+    } catch {
+      Self.fail("\(error)", events: events)
+      throw ExitCode(1)
+    }
     let failures = session.run()
     if failures > 0 { throw ExitCode(1) }
   }

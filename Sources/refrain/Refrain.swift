@@ -9,6 +9,12 @@ struct Refrain: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "refrain",
     abstract: "A keyboard-driven terminal music player with synchronized lyrics.",
+    usage: """
+      refrain [--provider <provider>] [--output <output>] [--socket <socket>] \
+      [--room <room> --token <token>] [--name <name>]
+        refrain <subcommand>
+      """,
+    discussion: StartCommand.playerHelp,
     version: version,
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,

@@ -22,8 +22,9 @@ struct RoomCommand: ParsableCommand {
     ]
     for place in places where FileManager.default.isExecutableFile(atPath: place) { return place }
     throw ValidationError(
-      "listening rooms need refrain-room, which is not installed beside refrain (looked in "
-        + places.joined(separator: " and ") + "); run make install")
+      "listening rooms need refrain-room beside refrain (looked in "
+        + places.joined(separator: " and ")
+        + "): build it with `make rooms` (about 5 minutes), or `make install`")
   }
 }
 
@@ -87,6 +88,9 @@ struct RoomJoinCommand: ParsableCommand {
   @Flag(help: "Print JSON events on stdout and read commands from stdin.")
   var events = false
 
+  @Option(help: "A control socket that answers `refrain ctl --socket PATH` (status, transport, chat).")
+  var socket: String?
+
   func validate() throws {
     if let problem = RoomProtocol.problem(withRoomURL: url) { throw ValidationError(problem) }
   }
@@ -99,10 +103,16 @@ struct RoomJoinCommand: ParsableCommand {
     let helper = try RoomCommand.helper()
     let audioOutput = try output.make(events: events, environment: environment)
     RefrainLogging.bootstrap(environment: environment)
-    let member = HeadlessRoomMember(
-      helper: helper, url: url, token: token,
-      name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
-      output: audioOutput, events: events)
+    let member: HeadlessRoomMember
+    do {
+      member = try HeadlessRoomMember(
+        helper: helper, url: url, token: token,
+        name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
+        output: audioOutput, events: events, socket: socket)
+    } catch {
+      PlayCommand.fail("\(error)", events: events)
+      throw ExitCode(1)
+    }
     let status = member.run()
     if status != 0 { throw ExitCode(status) }
   }

@@ -2,7 +2,7 @@ import Foundation
 import RefrainAudio
 import RefrainCore
 import RefrainSession
-import RefrainTUI
+
 
 /// `refrain-room link`, run beside a player that joins a room: JSON lines in and out over
 /// pipes, read without blocking in the player's poll loop.

@@ -35,6 +35,27 @@ struct StartCommand: ParsableCommand {
   @Option(help: "The name others see in the room (default: $USER).")
   var name: String?
 
+  /// The full-screen player's options as `refrain --help` shows them first, above the
+  /// subcommands, with an example: read from this command's own help, so the two agree.
+  static var playerHelp: String {
+    let own = helpMessage(columns: 100)
+    let options =
+      own.range(of: "OPTIONS:").map { String(own[$0.lowerBound...]) }?
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.contains("-h, --help") && !$0.contains("Show help information") }
+      .joined(separator: "\n") ?? ""
+    return """
+      With no subcommand, refrain opens the full-screen player.
+
+      Examples:
+        refrain                                   the demo catalog, or config.toml's
+        refrain --provider local                  your scanned music
+        refrain --room ws://HOST:7700/rooms/NAME --token T   join a listening room
+
+      PLAYER \(options.trimmingCharacters(in: .whitespacesAndNewlines))
+      """
+  }
+
   func validate() throws {
     if let room {
       if let problem = RoomProtocol.problem(withRoomURL: room) {
@@ -54,12 +75,21 @@ struct StartCommand: ParsableCommand {
     if let server = config.pulseServer(environment: environment) {
       setenv("PULSE_SERVER", server, 0)
     }
-    let control: ControlServer
+    let socketPath = socket ?? UnixSocket.defaultPath()
     do {
-      control = try ControlServer(path: socket ?? UnixSocket.defaultPath())
+      try ControlServer.checkFree(socketPath)
     } catch {
       FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
       throw ExitCode(1)
+    }
+    // A room is checked before the screen is taken: what is missing is said on the terminal.
+    var roomHelper: String?
+    let token = self.token ?? environment["REFRAIN_ROOM_TOKEN"]
+    if room != nil {
+      guard let token, !token.isEmpty else {
+        throw ValidationError("a room needs its token: --token T or REFRAIN_ROOM_TOKEN")
+      }
+      roomHelper = try RoomCommand.helper()
     }
     guard isatty(STDOUT_FILENO) != 0 else {
       throw ValidationError("the full-screen player needs a terminal; try `refrain play FILE`")
@@ -101,6 +131,7 @@ struct StartCommand: ParsableCommand {
       lyricsLoader: LyricsLoading.makeLoader(
         environment: environment, configuration: config, library: library))
     session.lyricsCache = LyricsLoading.cache(environment: environment, library: library)
+    session.describe = TrackDescription.fromTags
     let presenter = session.playback
     // Scrobbling: a front end of the session, on when a service's credentials are complete.
     let scrobbling = library.flatMap {
@@ -124,14 +155,11 @@ struct StartCommand: ParsableCommand {
       handle.seekToEndOfFile()
       dup2(handle.fileDescriptor, STDERR_FILENO)
     }
-    var link: RoomLinkProcess?
-    if let room {
-      guard let token = token ?? environment["REFRAIN_ROOM_TOKEN"], !token.isEmpty else {
-        throw ValidationError("a room needs its token: --token T or REFRAIN_ROOM_TOKEN")
-      }
+    if let room, let roomHelper, let token {
+      let link: RoomLinkProcess
       do {
         link = try RoomLinkProcess(
-          helper: try RoomCommand.helper(), url: room, token: token,
+          helper: roomHelper, url: room, token: token,
           name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
           session: session)
       } catch let error as ValidationError {
@@ -139,7 +167,7 @@ struct StartCommand: ParsableCommand {
       } catch {
         throw ValidationError("cannot join the room: \(error)")
       }
-      app.room = link
+      session.room = link
       app.handle(.show(.room))
     } else {
       // In a room, the room decides what plays; alone, the last session comes back.
@@ -165,15 +193,24 @@ struct StartCommand: ParsableCommand {
           try await LRCLIBPublisher(baseURL: base).publish(submission, progress: progress)
         })
     }
+    let control: ControlServer
+    do {
+      control = try ControlServer(
+        path: socketPath, session: session, frontEnd: { app.answerOwn($0, reply: $1) },
+        status: { app.sessionStatus })
+    } catch {
+      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
     let loop = MainLoop(app: app, player: engine)
-    loop.watch({ control.pollDescriptors }, handler: { control.handle($0, app: app) })
+    loop.watch({ control.pollDescriptors }, handler: { control.handle($0) })
     let mpris = DesktopFrontEnds.startMPRIS(
       enabled: config.mpris, notifies: config.notify, session: session,
       environment: environment, onQuit: { app.handle(remote: .quit) })
     if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
     var lastSave = ProcessInfo.processInfo.systemUptime
     loop.onIteration = {
-      control.notifyWatchers(app: app)
+      control.notifyWatchers()
       mpris?.refresh()
       scrobbling?.scrobbler.sample()
       // While playing, save the session every 10 s so a crash loses little.
@@ -190,7 +227,7 @@ struct StartCommand: ParsableCommand {
     // what keeps them.
     app.saveSessionAndWait()
     mpris?.stop()
-    link?.stop()
+    session.room?.stop()
     // A listen just counted is written before the process ends; sending can wait for the
     // next run (the queue is in the library).
     scrobbling?.finish()

@@ -180,6 +180,12 @@ final class MPRISServerTests: XCTestCase {
   func testOpenURIQueuesTheFileAndPlaysIt() {
     playQueue()
     send(.openURI("file:///music/new%20song.mp3"))
+    // The file is described by its tags off the session's thread, then queued and played.
+    let deadline = Date().addingTimeInterval(5)
+    while session.playback.queue.count < 4, Date() < deadline {
+      usleep(5_000)
+      session.drainInbox()
+    }
     XCTAssertEqual(session.playback.queue.count, 4)
     XCTAssertEqual(player.played.last?.location.path, "/music/new song.mp3")
   }

@@ -168,7 +168,7 @@ final class RoomFollowerTests: XCTestCase {
         #"{"reason":"room lost: cannot reach the room server","retry_in":0.5,"state":"lost","type":"link"}"#
     )
     XCTAssertEqual(
-      updates, [.link(state: "lost", reason: "room lost: cannot reach the room server")])
+      updates, [.link(state: .lost, reason: "room lost: cannot reach the room server")])
     XCTAssertNil(follower.offset)
     XCTAssertEqual(player.state, .playing, "the member plays on")
     XCTAssertFalse(player.calls.contains(.stop))

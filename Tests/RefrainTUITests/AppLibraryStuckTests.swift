@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainSession
 import XCTest
 
 @testable import RefrainTUI

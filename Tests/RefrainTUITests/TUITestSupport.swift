@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCatalog
+import RefrainArt
 import RefrainCore
 import RefrainSession
 import RefrainTestSupport

@@ -107,6 +107,18 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case importLibrary
   // Listening rooms
   case chat(String)
+  /// A listening room's own step (`room leave`, `room play N`, `queue remove N`).
+  case room(RoomStep)
+
+  /// What only a listening room does.
+  public enum RoomStep: Sendable, Hashable {
+    /// Leaves the room; what it was playing stops, and the player is the member's own again.
+    case leave
+    /// Plays the room's queue entry with this number, for everyone.
+    case play(entry: Int)
+    /// Removes the room's queue entry with this number.
+    case remove(entry: Int)
+  }
 
   /// The steps of tap-to-sync.
   public enum SyncStep: String, Sendable, Hashable, CaseIterable {
@@ -179,6 +191,9 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .lyricsSync(let step): return "lyrics sync \(step.rawValue)"
     case .romanize: return "romanize"
     case .chat(let text): return "chat \(text)"
+    case .room(.leave): return "room leave"
+    case .room(.play(let entry)): return "room play \(entry)"
+    case .room(.remove(let entry)): return "queue remove \(entry)"
     }
   }
 

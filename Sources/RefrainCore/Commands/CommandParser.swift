@@ -20,6 +20,7 @@ public enum CommandParser {
     "top", "bottom", "left", "right", "open", "back", "quit", "search", "help", "prompt", "add",
     "addto", "save", "new", "rename", "delete", "remove", "moveup", "movedown", "playall",
     "queue", "playlist", "status", "import", "translations", "romanize", "find", "chat",
+    "room",
   ]
 
   /// Parses one command line.
@@ -104,11 +105,23 @@ public enum CommandParser {
       let (action, tail) = splitAtSpace(rest)
       let item = tail.trimmingCharacters(in: .whitespaces)
       if action == "add", !item.isEmpty { return .queueAdd(item) }
-      throw CommandParseError("expected 'queue add PATH|URL' or 'queue clear'")
+      if action == "remove", let entry = Int(item), entry >= 0 { return .room(.remove(entry: entry)) }
+      throw CommandParseError(
+        "expected 'queue add PATH|URL', 'queue clear' or 'queue remove N' (a room's entry)")
     case "playlist": return .playlist(try playlistEdit(rest))
     case "chat":
       guard !rest.isEmpty else { throw CommandParseError("expected 'chat TEXT'") }
       return .chat(rest)
+    case "room":
+      let (action, tail) = splitAtSpace(rest)
+      let argument = tail.trimmingCharacters(in: .whitespaces)
+      switch action.lowercased() {
+      case "leave" where argument.isEmpty: return .room(.leave)
+      case "play":
+        if let entry = Int(argument), entry >= 0 { return .room(.play(entry: entry)) }
+      default: break
+      }
+      throw CommandParseError("expected 'room leave' or 'room play N'")
     default:
       if let move = Command.Move(rawValue: verb) { return try noArgument(.move(move)) }
       throw CommandParseError("unknown command '\(verb)'")

@@ -261,11 +261,11 @@ public final class MPRISServer {
     _ = session.execute(.seek(.absolute(seconds)))
   }
 
-  /// `OpenUri`: adds the file or stream to the queue and plays it.
+  /// `OpenUri`: adds the file or stream to the queue, described by its tags, and plays it;
+  /// in a room, the room decides.
   private func open(_ uri: String) {
     guard let item = Self.queueItem(uri: uri) else { return }
-    guard case .done = session.execute(.queueAdd(item)) else { return }
-    session.playback.jump(to: session.playback.queue.count - 1)
+    session.add(item, playing: true)
   }
 
   /// What `queue add` takes for `uri`: the path of a `file://` URI, an `http(s)` URI as is.

@@ -183,12 +183,10 @@ extension App {
           app.setStatus(problems.first ?? "nothing playable", error: true)
           return
         }
-        if paused {
-          app.presenter.restore(queue, startAt: first, position: position)
-        } else {
-          app.presenter.playAll(queue, startAt: first, position: position)
-        }
         app.status = nil
+        let outcome = app.session.play(queue, startAt: first, position: position, paused: paused)
+        app.show(outcome)
+        if case .failed = outcome { return }
         if !problems.isEmpty {
           app.setStatus("skipped \(problems.count) unplayable: \(problems[0])", error: true)
         }
@@ -201,6 +199,14 @@ extension App {
     let playable = tracks.compactMap(\.playable)
     for track in tracks { catalogTracks[track.catalogID] = track }
     guard !playable.isEmpty else { return setStatus("nothing playable to add", error: true) }
+    if room != nil {
+      // The room's queue, for everyone; the room refuses what it cannot play.
+      for track in playable {
+        let item = track.location.isFileURL ? track.location.path : track.location.absoluteString
+        show(session.add(item, playing: false))
+      }
+      return
+    }
     if presenter.queue.isEmpty {
       presenter.playAll(playable, startAt: 0)
     } else {

@@ -2,53 +2,35 @@ import Foundation
 import RefrainCore
 import RefrainSession
 
-/// Why a command from `refrain ctl` or the prompt could not be carried out.
-public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The one-line reason.
-  public let message: String
-
-  /// Creates a failure.
-  public init(_ message: String) { self.message = message }
-
-  public var description: String { message }
-}
-
 /// Commands from `refrain ctl` and playlist edits by ID.
 extension App {
   /// What a command from `refrain ctl` answered: `ok` or one line of JSON, or why it failed.
-  public typealias RemoteAnswer = Result<String, CommandFailure>
+  public typealias RemoteAnswer = Session.Answer
 
   /// Carries out a command from `refrain ctl` and calls `reply` with its answer on the main
-  /// loop: at once for most commands; for a playlist edit, once its transaction committed
-  /// in the background, so an `ok` the client received survives the process being killed
-  /// right after.
+  /// loop, as the control socket does: the status with the open pane, then the session's
+  /// commands, then the full-screen player's own (``answerOwn(_:reply:)``).
   public func answer(remote command: Command, reply: @escaping (RemoteAnswer) -> Void) {
+    if command == .status { return reply(.success(statusJSON())) }
+    if session.answer(command, reply: reply) { return }
+    _ = answerOwn(command, reply: reply)
+  }
+
+  /// The full-screen player's own verbs from `refrain ctl`: playlist edits (answered once
+  /// their transaction committed, so an `ok` the client received survives the process being
+  /// killed right after), `quit` (which never asks), and what a key could do.
+  public func answerOwn(_ command: Command, reply: @escaping (RemoteAnswer) -> Void) -> Bool {
     switch command {
-    case .status:
-      reply(.success(statusJSON()))
     case .playlist(let edit):
       perform(edit, then: reply)
     case .quit:
       handle(remote: command)
       reply(.success("ok"))
-    case .lyricsSync(.save):
-      saveLyricsSync(reply: reply)
-    case .lyricsSync(.stamp):
-      let outcome = execute(command)
-      if case .failed(let reason) = outcome { return reply(.failure(CommandFailure(reason))) }
-      show(outcome)
-      guard let stamp = session.lastSyncStamp else { return reply(.success("ok")) }
-      reply(.success(SessionJSON.line(["line": stamp.line, "ms": stamp.ms])))
-    case .chat(let text):
-      guard room != nil else { return reply(.failure(CommandFailure("not in a listening room"))) }
-      sendChat(text)
-      reply(.success("ok"))
     default:
-      let outcome = execute(command)
-      if case .failed(let reason) = outcome { return reply(.failure(CommandFailure(reason))) }
-      if !show(outcome) { handle(command) }
+      handle(command)
       reply(.success("ok"))
     }
+    return true
   }
 
   /// Applies a playlist edit from the prompt; the status line reports once it is stored.

@@ -2,31 +2,6 @@ import Foundation
 import RefrainArt
 import RefrainCore
 
-/// A track's cover, scaled for the screen.
-public struct ScaledCover: Sendable {
-  /// The cover in half blocks.
-  public var cells: HalfBlockCover
-  /// The cover as a PNG of about the cells' size in pixels, for kitty and iTerm2.
-  public var png: Data?
-
-  /// Creates a scaled cover.
-  public init(cells: HalfBlockCover, png: Data? = nil) {
-    self.cells = cells
-    self.png = png
-  }
-}
-
-/// Finds tracks' covers and scales them.
-///
-/// Every call is slow work (files, the network, decoding): the full-screen player calls it
-/// off the UI thread only.
-public protocol CoverProvider: Sendable {
-  /// The cover of `track` fitted into `box`, and as a PNG too when `png` is set.
-  ///
-  /// Throws why there is none: no picture found, or one that could not be read.
-  func cover(for track: Track, fitting box: CellSize, png: Bool) async throws -> ScaledCover
-}
-
 /// The Player pane's cover: what was asked for last, and what came of it.
 struct CoverSlot {
   /// A cover for one track at one size.

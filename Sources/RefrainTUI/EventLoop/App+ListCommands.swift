@@ -89,7 +89,12 @@ extension App {
         .tracks("Recently played", try $0.playHistory(limit: limit).map(\.track))
       }
     case .newPlaylist: createPlaylist(named: nil, adding: [])
-    case .queueEntry(let index): presenter.jump(to: index)
+    case .queueEntry(let index):
+      if room != nil, let track = presenter.queue.track(at: index) {
+        show(session.play([track], startAt: 0))  // the room decides
+      } else {
+        presenter.jump(to: index)
+      }
     case .playlistEntry(let entry, _): play([entry.track], startAt: 0)
     }
   }

@@ -55,18 +55,4 @@ extension App {
     }
     return true
   }
-
-  /// Saves the timed lyrics in the background; the status line says where, or why not.
-  func saveLyricsSync(reply: ((RemoteAnswer) -> Void)? = nil) {
-    session.saveSync { [weak self] result in
-      switch result {
-      case .success(let path):
-        self?.setStatus("saved \(URL(fileURLWithPath: path).lastPathComponent); lyrics reloaded")
-        reply?(.success(SessionJSON.line(["path": path])))
-      case .failure(let failure):
-        self?.setStatus(failure.description, error: true)
-        reply?(.failure(CommandFailure(failure.description)))
-      }
-    }
-  }
 }

@@ -2,59 +2,19 @@ import Foundation
 import RefrainCore
 import RefrainSession
 
-/// A listening room the full-screen player is in: the link to the server (a child process
-/// speaking JSON lines) and the follower that keeps the session on the room.
-public protocol RoomChannel: AnyObject {
-  /// The room's name, from its URL.
-  var name: String { get }
-  /// Keeps the session on the room; holds its members, queue and chat.
-  var follower: RoomFollower { get }
-  /// Readable when the link has lines; -1 once the link has ended.
-  var wakeFileDescriptor: Int32 { get }
-  /// The complete lines the link wrote since the last call.
-  func readLines() -> [String]
-  /// Sends a request to the room.
-  func send(_ request: RoomRequest)
-}
-
 /// The full-screen player as a room member: transport goes to the room, the room's news to
 /// the status line, and the Room pane shows who is there, the queue and the chat.
 extension App {
-  /// Carries out a session command, or, in a room, asks the room for it when it is
-  /// transport (play, pause, seek, skip, a lyric line): every member hears the result.
-  func execute(_ command: Command) -> Outcome {
-    guard let room, let request = roomRequest(for: command) else { return session.execute(command) }
-    room.send(request)
-    return .done(message: nil)
-  }
+  /// The listening room the session is in, or `nil`.
+  var room: (any RoomChannel)? { session.room }
 
-  /// The room request a transport command asks for; `nil` for the others.
-  func roomRequest(for command: Command) -> RoomRequest? {
-    let state = room?.follower.state
-    switch command {
-    case .togglePlay: return state?.playing == true ? .pause : .play(entry: nil)
-    case .play: return .play(entry: nil)
-    case .pause, .stop: return .pause
-    case .next: return .next
-    case .previous: return .seek(position: 0)
-    case .seek(.absolute(let seconds)): return .seek(position: seconds)
-    case .seek(.relative(let delta)):
-      return .seek(position: max(0, presenter.snapshot.position + delta))
-    case .lyricLine(let index):
-      guard let timeline = presenter.lyrics?.timeline, timeline.isSynced, index < timeline.count
-      else { return nil }
-      return .seek(position: timeline.seekTarget(forLine: index))
-    case .queueAdd(let path): return .queueAdd(path: path)
-    default: return nil
-    }
-  }
+  /// Carries out a session command (in a room, the room decides what plays).
+  func execute(_ command: Command) -> Outcome { session.execute(command) }
 
   /// Sends a chat message, or says why it cannot.
   func sendChat(_ text: String) {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { return }
-    guard let room else { return setStatus("not in a listening room", error: true) }
-    room.send(.chat(text: trimmed))
+    guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+    show(execute(.chat(text)))
   }
 
   /// In the Room pane, a printable key (other than the pane keys and `:`) or Enter starts a
@@ -78,16 +38,12 @@ extension App {
 
   /// Reads what the link wrote and shows the room's news.
   public func handleRoomLines() {
-    guard let room else { return }
-    for line in room.readLines() {
-      for update in room.follower.receive(line: line) { show(update) }
-    }
+    for update in session.readRoom() { show(update) }
   }
 
   /// Compares what is heard with the room when a check is due.
   public func tickRoom() {
-    guard let room else { return }
-    for update in room.follower.check() { show(update) }
+    for update in session.checkRoom() { show(update) }
   }
 
   /// Seconds until the room check is due.
@@ -100,13 +56,13 @@ extension App {
     case .joined(let welcome): setStatus("joined room \(TerminalSanitizer.clean(welcome.room))")
     case .link(let state, let reason):
       switch state {
-      case "lost":
+      case .lost:
         let why = TerminalSanitizer.clean(reason ?? "the connection ended")
         setStatus("room lost (\(why)): playing on, reconnecting", error: true)
         log("room lost: \(reason ?? "")")
-      case "refused":
+      case .refused:
         setStatus(TerminalSanitizer.clean(reason ?? "the room refused this member"), error: true)
-      default: break
+      case .connected: break
       }
     case .chat(let message) where pane != .room:
       setStatus(
@@ -132,7 +88,9 @@ extension App {
     let count = follower.members.count
     var header = "Room \(clean(room.name)) · \(count) member\(count == 1 ? "" : "s")"
     if !follower.connected { header += " · reconnecting" }
-    if let error = follower.lastError { header += " · sync \(Int((error * 1000).rounded())) ms" }
+    if follower.isFollowing, let error = follower.lastError {
+      header += " · sync \(Int((error * 1000).rounded())) ms"
+    }
     grid.put(header, x: 1, y: y, maxWidth: area.width - 2, style: .accent)
     y += 1
     let names = follower.members.map { clean($0.name) + ($0.host ? " (host)" : "") }

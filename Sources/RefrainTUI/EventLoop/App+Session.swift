@@ -66,16 +66,7 @@ extension App {
   }
 
   /// The session as `refrain ctl status` reports it, with the open pane.
-  public var sessionStatus: SessionStatus {
-    var status = session.status(pane: pane.rawValue)
-    if let room {
-      let follower = room.follower
-      status.room = RoomStatus(
-        name: room.name, members: follower.members.map(\.name), offsetMs: follower.offset,
-        syncErrorMs: follower.lastError.map { $0 * 1000 }, connected: follower.connected)
-    }
-    return status
-  }
+  public var sessionStatus: SessionStatus { session.status(pane: pane.rawValue) }
 
   /// The status as one line of JSON, for `refrain ctl status`.
   public func statusJSON() -> String { SessionJSON.line(sessionStatus) }

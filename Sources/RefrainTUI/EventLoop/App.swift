@@ -1,4 +1,5 @@
 import Foundation
+import RefrainArt
 import RefrainCore
 import RefrainSession
 
@@ -73,8 +74,6 @@ public final class App {
   var showsTranslations = true
   /// Whether lyrics show their romanization (`t` toggles it).
   var romanizes = false
-  /// The listening room this player is in (`refrain --room`), or `nil`.
-  public var room: (any RoomChannel)?
   /// Imports the user's Spotify library (key `I`); `nil` where the player cannot.
   public var libraryImport: LibraryImport?
   /// Publishes a track's timed lyrics to LRCLIB (key `P`): a line saying what it sends, and
@@ -138,6 +137,9 @@ public final class App {
     log = dependencies.log
     romanizes = dependencies.romanize
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
+    session.subscribe { [weak self] event in
+      if case .notice(let text, let isError) = event { self?.setStatus(text, error: isError) }
+    }
     loadHome()
     refreshLibrary()
   }
@@ -215,11 +217,10 @@ public final class App {
   // MARK: - Global commands
 
   func handleGlobal(_ command: Command) {
-    if case .lyricsSync(.save) = command { return saveLyricsSync() }
     if show(execute(command)) { return }
     switch command {
-    case .chat(let text):
-      sendChat(text)
+    case .chat:
+      break  // the session's: carried out above
     case .importLibrary:
       startLibraryImport()
     case .publishLyrics:
@@ -273,7 +274,7 @@ public final class App {
       .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
       if let hint = hint(forUnhandled: command) { setStatus(hint) }
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
-      .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync:
+      .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync, .room:
       break  // the session's: carried out above
     }
   }

@@ -1,9 +1,13 @@
 import Foundation
 import RefrainCore
 import RefrainSession
-import RefrainTUI
 
-/// Listens on the control socket and applies `refrain ctl` commands to the running player.
+/// Listens on the control socket and applies `refrain ctl` commands to a running session,
+/// whichever front end runs it: the full-screen player, `refrain play` or `refrain room join`.
+///
+/// The session answers its own commands (``Session/answer(_:reply:)``); a front end adds its
+/// own verbs (`show PANE`, playlist edits) through ``frontEnd``, and any other is refused in
+/// one line.
 ///
 /// One line in, one line out: `ok`, `error: REASON`, or a JSON object for `status`. A client
 /// that sends `watch` stays connected and gets a status line whenever something changes.
@@ -34,6 +38,17 @@ final class ControlServer {
     var awaiting = false
   }
 
+  /// A front end's own verbs: carries out `command` and replies, or returns false.
+  typealias FrontEndVerbs = (Command, @escaping (Session.Answer) -> Void) -> Bool
+
+  /// The session the commands act on.
+  private let session: Session
+  /// The front end's verbs.
+  private let frontEnd: FrontEndVerbs
+  /// The status with what the front end adds (its pane).
+  private let currentStatus: () -> SessionStatus
+  /// What a command no one here handles is told: which front end has it.
+  private let elsewhere: String
   /// The socket's path.
   let path: String
   /// The listening descriptor.
@@ -42,22 +57,30 @@ final class ControlServer {
   private var nextSerial = 0
   private var lastWatched: SessionStatus?
 
-  /// Creates the socket (directory 0700, socket 0600); refuses when another Refrain listens.
-  init(path: String) throws {
+  /// Creates the socket (directory 0700, socket 0600) for `session`; refuses when another
+  /// Refrain listens there.
+  ///
+  /// - Parameters:
+  ///   - frontEnd: The front end's own verbs; the session's are answered first.
+  ///   - status: The status as the front end reports it (with its pane).
+  ///   - elsewhere: What a verb that neither handles is told, e.g. "works in the
+  ///     full-screen player, not in `refrain play`".
+  init(
+    path: String, session: Session, frontEnd: @escaping FrontEndVerbs = { _, _ in false },
+    status: (() -> SessionStatus)? = nil,
+    elsewhere: String = "works only in the full-screen player"
+  ) throws {
     self.path = path
+    self.session = session
+    self.frontEnd = frontEnd
+    self.currentStatus = status ?? { session.status() }
+    self.elsewhere = elsewhere
     let folder = (path as NSString).deletingLastPathComponent
     try FileManager.default.createDirectory(
       atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     _ = chmod(folder, 0o700)
-    if FileManager.default.fileExists(atPath: path) {
-      if let fd = try? UnixSocket.connect(to: path) {
-        close(fd)
-        throw UnixSocket.Failure(
-          description: "another Refrain is already running (control socket \(path)); "
-            + "quit it with `refrain ctl quit`, or start this one with --socket PATH")
-      }
-      unlink(path)  // a stale socket from a crashed run
-    }
+    try Self.checkFree(path)
+    if FileManager.default.fileExists(atPath: path) { unlink(path) }  // a crashed run's
     var address = try UnixSocket.address(path)
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw UnixSocket.Failure(description: "cannot create a socket") }
@@ -74,6 +97,17 @@ final class ControlServer {
     _ = chmod(path, 0o600)
     UnixSocket.makeNonBlocking(fd)
     fileDescriptor = fd
+  }
+
+  /// Throws when a Refrain already answers on `path`: a front end checks this before it
+  /// takes the terminal, so the reason is seen.
+  static func checkFree(_ path: String) throws {
+    guard FileManager.default.fileExists(atPath: path), let fd = try? UnixSocket.connect(to: path)
+    else { return }
+    close(fd)
+    throw UnixSocket.Failure(
+      description: "another Refrain is already running (control socket \(path)); "
+        + "quit it with `refrain ctl quit`, or start this one with --socket PATH")
   }
 
   deinit {
@@ -96,21 +130,21 @@ final class ControlServer {
   }
 
   /// Handles what `poll()` reported for the descriptors of ``pollDescriptors``.
-  func handle(_ ready: [pollfd], app: App) {
+  func handle(_ ready: [pollfd]) {
     for entry in ready where entry.revents != 0 {
       if entry.fd == fileDescriptor {
         acceptClients()
       } else {
-        serve(entry.fd, events: entry.revents, app: app)
+        serve(entry.fd, events: entry.revents)
       }
     }
   }
 
   /// Queues the status for every watcher when it changed (the position counts in whole
   /// seconds), and drops watchers that stopped reading.
-  func notifyWatchers(app: App) {
+  func notifyWatchers() {
     guard clients.values.contains(where: \.watching) else { return }
-    let status = app.sessionStatus
+    let status = currentStatus()
     guard status.changeKey != lastWatched else { return }
     lastWatched = status.changeKey
     let line = Array((SessionJSON.line(status) + "\n").utf8)
@@ -146,16 +180,16 @@ final class ControlServer {
     }
   }
 
-  private func serve(_ fd: Int32, events: Int16, app: App) {
+  private func serve(_ fd: Int32, events: Int16) {
     guard clients[fd] != nil else { return }
-    if events & Int16(POLLIN) != 0 { read(fd, app: app) }
+    if events & Int16(POLLIN) != 0 { read(fd) }
     if clients[fd] != nil, events & Int16(POLLOUT) != 0 { flush(fd) }
     // An error, or a client gone for good: nothing more can reach it.
     if clients[fd] != nil, events & Int16(POLLERR | POLLNVAL | POLLHUP) != 0 { drop(fd) }
   }
 
   /// Reads what the client sent; answers each complete line.
-  private func read(_ fd: Int32, app: App) {
+  private func read(_ fd: Int32) {
     var chunk = [UInt8](repeating: 0, count: 16_384)
     while var client = clients[fd], !client.closing, !client.awaiting {
       let count = Foundation.read(fd, &chunk, chunk.count)
@@ -172,7 +206,7 @@ final class ControlServer {
       while let newline = clients[fd]?.input.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: clients[fd]!.input[..<newline], as: UTF8.self)
         clients[fd]?.input.removeSubrange(...newline)
-        answer(line, from: fd, app: app)
+        answer(line, from: fd)
         guard let client = clients[fd], !client.closing, !client.watching, !client.awaiting
         else { break }
       }
@@ -183,10 +217,10 @@ final class ControlServer {
     }
   }
 
-  private func answer(_ line: String, from fd: Int32, app: App) {
+  private func answer(_ line: String, from fd: Int32) {
     let request = line.trimmingCharacters(in: .whitespaces)
     if request == "watch" || request == "status --watch" {
-      let status = app.sessionStatus
+      let status = currentStatus()
       lastWatched = status.changeKey
       clients[fd]?.watching = true
       clients[fd]?.output += Array((SessionJSON.line(status) + "\n").utf8)
@@ -201,7 +235,7 @@ final class ControlServer {
     }
     guard let serial = clients[fd]?.serial else { return }
     clients[fd]?.awaiting = true
-    app.answer(remote: command) { [weak self] answer in
+    let respond: (Session.Answer) -> Void = { [weak self] answer in
       // The client may have hung up meanwhile, and its descriptor gone to a new one.
       guard let self, self.clients[fd]?.serial == serial else { return }
       self.clients[fd]?.awaiting = false
@@ -210,6 +244,9 @@ final class ControlServer {
       case .failure(let failure): self.reply("error: \(failure)", to: fd)
       }
     }
+    if command == .status { return respond(.success(SessionJSON.line(currentStatus()))) }
+    if session.answer(command, reply: respond) || frontEnd(command, respond) { return }
+    respond(.failure(CommandFailure("'\(command)' \(elsewhere)")))
   }
 
   /// Sends a one-shot answer and closes once it is written.

@@ -1,6 +1,16 @@
 import Foundation
 import RefrainCore
 
+/// Where a member's link to its room stands, as `refrain-room link` reports it.
+public enum RoomLinkState: String, Sendable, Codable {
+  /// Joined: the room's messages arrive.
+  case connected
+  /// The connection ended; the link retries, and the member plays on meanwhile.
+  case lost
+  /// The server turned the member away (a wrong token, a full room); the link has ended.
+  case refused
+}
+
 /// Keeps a session on a listening room: it reads the room's messages (relayed by
 /// `refrain-room link`), plays what the room plays, and keeps what the listener *hears*
 /// (the audible clock) on the room's position.
@@ -22,7 +32,7 @@ public final class RoomFollower {
     case notice(String)
     case error(code: RoomErrorCode, message: String)
     /// The link connected, lost the room (with why and when it retries), or was refused.
-    case link(state: String, reason: String?)
+    case link(state: RoomLinkState, reason: String?)
     /// A correction was made: the error (s, audible minus room) and what was done.
     case corrected(error: Double, action: RoomSync.Correction)
   }
@@ -42,6 +52,8 @@ public final class RoomFollower {
   public private(set) var lastError: Double?
   /// Whether the link is connected.
   public private(set) var connected = false
+  /// The tracks the room's server shares, once it has listed them (asked for at joining).
+  public private(set) var library: [RoomLibraryTrack] = []
 
   private let session: Session
   private let trackURL: (String) -> URL?
@@ -92,6 +104,18 @@ public final class RoomFollower {
     self.sync = sync
   }
 
+  /// The URL this member streams a room track from, by its path in the room's library.
+  public func url(forPath path: String) -> URL? { trackURL(path) }
+
+  /// Whether what this member hears is the room's track: joined, and the session is on the
+  /// entry the room plays. Only then does a sync figure mean anything.
+  public var isFollowing: Bool {
+    guard connected, let path = state?.path, let url = trackURL(path),
+      let current = session.playback.queue.current
+    else { return false }
+    return current.location == url
+  }
+
   /// The room clock now (ms), once the offset is known.
   public var roomNow: Double? { offset.map { now() * 1000 + $0 } }
 
@@ -130,7 +154,10 @@ public final class RoomFollower {
       return [.notice(text)]
     case .error(let code, let message, _):
       return [.error(code: code, message: message)]
-    case .library, .time, .heartbeat:
+    case .library(let tracks):
+      library = tracks
+      return []
+    case .time, .heartbeat:
       return []
     }
   }
@@ -236,9 +263,11 @@ public final class RoomFollower {
       roundTrip = (line["rtt_ms"] as? NSNumber)?.doubleValue
       return first ? follow() : []
     case "link":
-      let state = line["state"] as? String ?? "?"
-      connected = state == "connected"
-      if state != "connected" { offset = nil }
+      guard let state = (line["state"] as? String).flatMap(RoomLinkState.init(rawValue:)) else {
+        return []
+      }
+      connected = state == .connected
+      if state != .connected { offset = nil }
       return [.link(state: state, reason: line["reason"] as? String)]
     default:
       return []

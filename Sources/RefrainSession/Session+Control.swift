@@ -1,0 +1,71 @@
+import Foundation
+import RefrainCore
+
+/// Why a command from `refrain ctl` or the prompt could not be carried out.
+public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The one-line reason.
+  public let message: String
+
+  /// Creates a failure.
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// The control protocol's answers, the same for every front end: `refrain ctl` gets `ok`, one
+/// line of JSON, or `error: REASON`.
+extension Session {
+  /// What a command answered: `ok` or one line of JSON, or why it failed.
+  public typealias Answer = Result<String, CommandFailure>
+
+  /// Carries out a command from `refrain ctl` and calls `reply` on the session's thread with
+  /// its answer: at once for most commands; once the work is done for those that take
+  /// time (an add reads tags, a save writes a file). Returns false, replying nothing, for a
+  /// command that belongs to a front end.
+  ///
+  /// `status` is answered by the front end (it knows its pane): see ``statusJSON(pane:)``.
+  public func answer(_ command: Command, reply: @escaping (Answer) -> Void) -> Bool {
+    switch command {
+    case .status:
+      reply(.success(statusJSON()))
+    case .lyricsSync(.save):
+      saveSync { [weak self] result in
+        switch result {
+        case .success(let path):
+          self?.notify(.notice(Self.savedNotice(path), isError: false))
+          reply(.success(SessionJSON.line(["path": path])))
+        case .failure(let failure):
+          reply(.failure(CommandFailure(failure.description)))
+        }
+      }
+    case .lyricsSync(.stamp):
+      switch execute(command) {
+      case .failed(let reason): reply(.failure(CommandFailure(reason)))
+      case .done(let message):
+        if let message { notify(.notice(message, isError: false)) }
+        guard let stamp = lastSyncStamp else { return true }
+        reply(.success(SessionJSON.line(["line": stamp.line, "ms": stamp.ms])))
+      case .notForSession: return false
+      }
+    case .queueAdd(let item):
+      add(item, playing: false) { outcome in reply(Self.answer(outcome)) }
+    default:
+      let outcome = execute(command)
+      if case .notForSession = outcome { return false }
+      if case .done(let message?) = outcome {
+        notify(.notice(message, isError: false))
+      }
+      reply(Self.answer(outcome))
+    }
+    return true
+  }
+
+  /// `ok`, or the reason as a failure.
+  static func answer(_ outcome: Outcome) -> Answer {
+    if case .failed(let reason) = outcome { return .failure(CommandFailure(reason)) }
+    return .success("ok")
+  }
+
+  /// The status as one line of JSON, for `refrain ctl status`.
+  public func statusJSON(pane: String? = nil) -> String { SessionJSON.line(status(pane: pane)) }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import RefrainCore
+
+/// The room policy: while the session is in a listening room, the room decides what plays,
+/// whichever front end asked.
+///
+/// Transport (play, pause, seek, skip, a lyric line) becomes a request to the room, so every
+/// member hears the result. A track the room can play (one in its server's shared library,
+/// or an entry of its queue) is queued in the room and played for everyone; any other track
+/// is refused with the reason, and the member keeps hearing the room.
+extension Session {
+  /// The room request a transport command asks for, in a room; `nil` for the others.
+  func roomRequest(for command: Command) -> RoomRequest? {
+    guard let room else { return nil }
+    let state = room.follower.state
+    switch command {
+    case .togglePlay: return state?.playing == true ? .pause : .play(entry: nil)
+    case .play: return .play(entry: nil)
+    case .pause, .stop: return .pause
+    case .next: return .next
+    case .previous: return .seek(position: 0)
+    case .seek(.absolute(let seconds)): return .seek(position: seconds)
+    case .seek(.relative(let delta)):
+      return .seek(position: max(0, playback.snapshot.position + delta))
+    case .lyricLine(let index):
+      guard let timeline = playback.lyrics?.timeline, timeline.isSynced, index < timeline.count
+      else { return nil }
+      return .seek(position: timeline.seekTarget(forLine: index))
+    case .room(.play(let entry)): return .play(entry: entry)
+    case .room(.remove(let entry)): return .queueRemove(entry: entry)
+    default: return nil
+    }
+  }
+
+  /// Reads what the room's link wrote, keeps the session on the room, and returns the news
+  /// for the front end to show. Once joined, the session asks for the room's library, so it
+  /// knows which tracks the room can play.
+  public func readRoom() -> [RoomFollower.Update] {
+    guard let room else { return [] }
+    var updates: [RoomFollower.Update] = []
+    for line in room.readLines() {
+      for update in room.follower.receive(line: line) {
+        switch update {
+        case .joined: room.send(.library)
+        case .queue: playPendingRoomEntry()
+        default: break
+        }
+        updates.append(update)
+      }
+    }
+    return updates
+  }
+
+  /// Compares what is heard with the room when a check is due; the news, if any.
+  public func checkRoom() -> [RoomFollower.Update] { room?.follower.check() ?? [] }
+
+  /// The room's path of `track`, when the room can play it: a track streamed from the room
+  /// itself, or a local file whose path ends with a path the room's library shares.
+  func roomPath(for track: Track) -> String? {
+    guard let follower = room?.follower else { return nil }
+    if let entry = follower.queue.first(where: { follower.url(forPath: $0.path) == track.location }) {
+      return entry.path
+    }
+    guard track.location.isFileURL else { return nil }
+    let path = track.location.standardizedFileURL.path
+    return follower.library.first { path == $0.path || path.hasSuffix("/" + $0.path) }?.path
+  }
+
+  /// Why the room will not play `track`, in one line that says how to leave.
+  func notInRoom(_ track: Track) -> String {
+    let kind: String
+    if track.location.isFileURL && (track.provider == nil || track.provider == "local") {
+      kind = "not in the room's shared library"
+    } else if let provider = track.provider {
+      kind = "a \(provider) track"
+    } else {
+      kind = "a stream"
+    }
+    return "the room plays only its own library: \(track.title) is \(kind) · "
+      + "the room plays on · :room leave to play it alone"
+  }
+
+  /// Plays `tracks` from `index`: alone, as a queue; in a room, the chosen track is queued in
+  /// the room and played for everyone, or refused with the reason.
+  public func play(
+    _ tracks: [Track], startAt index: Int, position: Double = 0, paused: Bool = false
+  ) -> Outcome {
+    guard !tracks.isEmpty else { return .failed("nothing playable") }
+    let chosen = tracks[min(max(0, index), tracks.count - 1)]
+    guard let room else {
+      if paused {
+        playback.restore(tracks, startAt: index, position: position)
+      } else {
+        playback.playAll(tracks, startAt: index, position: position)
+      }
+      return .done(message: nil)
+    }
+    guard let path = roomPath(for: chosen) else { return .failed(notInRoom(chosen)) }
+    let follower = room.follower
+    if let entry = follower.queue.last(where: { $0.path == path }) {
+      room.send(.play(entry: entry.entry))
+      return .done(message: "playing \(chosen.title) in the room")
+    }
+    pendingRoomPlay = PendingRoomPlay(path: path, known: Set(follower.queue.map(\.entry)))
+    room.send(.queueAdd(path: path))
+    return .done(message: "added \(chosen.title) to the room's queue; playing it for everyone")
+  }
+
+  /// Plays the entry a row asked for once the room's queue shows it was added.
+  private func playPendingRoomEntry() {
+    guard let pending = pendingRoomPlay, let room else { return }
+    guard
+      let added = room.follower.queue.first(where: {
+        $0.path == pending.path && !pending.known.contains($0.entry)
+      })
+    else { return }
+    pendingRoomPlay = nil
+    room.send(.play(entry: added.entry))
+  }
+
+  /// Leaves the room: the link ends, what the room played stops, and the player is the
+  /// member's own again.
+  func leaveRoom() -> Outcome {
+    guard let room else { return .failed("not in a listening room") }
+    room.stop()
+    self.room = nil
+    pendingRoomPlay = nil
+    playback.stop()
+    return .done(message: "left room \(room.name)")
+  }
+
+  /// The room as `ctl status` reports it.
+  var roomStatus: RoomStatus? {
+    guard let room else { return nil }
+    let follower = room.follower
+    return RoomStatus(
+      name: room.name, members: follower.members.map(\.name), offsetMs: follower.offset,
+      syncErrorMs: follower.isFollowing ? follower.lastError.map { $0 * 1000 } : nil,
+      connected: follower.connected)
+  }
+}
+
+/// A track a member asked the room to play, waiting for the room's queue to show it.
+struct PendingRoomPlay {
+  /// Its path in the room's library.
+  var path: String
+  /// The queue's entries when it was asked for: the new one is not among them.
+  var known: Set<Int>
+}
