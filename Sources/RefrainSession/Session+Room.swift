@@ -58,7 +58,8 @@ extension Session {
   /// itself, or a local file whose path ends with a path the room's library shares.
   func roomPath(for track: Track) -> String? {
     guard let follower = room?.follower else { return nil }
-    if let entry = follower.queue.first(where: { follower.url(forPath: $0.path) == track.location }) {
+    if let entry = follower.queue.first(where: { follower.url(forPath: $0.path) == track.location })
+    {
       return entry.path
     }
     guard track.location.isFileURL else { return nil }
@@ -66,18 +67,18 @@ extension Session {
     return follower.library.first { path == $0.path || path.hasSuffix("/" + $0.path) }?.path
   }
 
-  /// Why the room will not play `track`, in one line that says how to leave.
+  /// Why the room will not play `track`, in one short line that says how to leave: the room
+  /// plays on.
   func notInRoom(_ track: Track) -> String {
     let kind: String
     if track.location.isFileURL && (track.provider == nil || track.provider == "local") {
-      kind = "not in the room's shared library"
+      kind = "not shared by the room"
     } else if let provider = track.provider {
       kind = "a \(provider) track"
     } else {
       kind = "a stream"
     }
-    return "the room plays only its own library: \(track.title) is \(kind) · "
-      + "the room plays on · :room leave to play it alone"
+    return "\(track.title): \(kind); the room plays only its library (:room leave)"
   }
 
   /// Plays `tracks` from `index`: alone, as a queue; in a room, the chosen track is queued in

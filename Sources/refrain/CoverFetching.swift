@@ -3,7 +3,6 @@ import RefrainArt
 import RefrainCatalog
 import RefrainCore
 
-
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif

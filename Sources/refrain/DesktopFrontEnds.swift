@@ -6,7 +6,6 @@ import RefrainCore
 import RefrainDesktop
 import RefrainSession
 
-
 /// Wires the desktop front ends (MPRIS) into a session: the details look-up (tags, and the
 /// cover in the same cache the full-screen player fills) and the log.
 enum DesktopFrontEnds {

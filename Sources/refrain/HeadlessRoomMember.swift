@@ -133,8 +133,9 @@ final class HeadlessRoomMember {
     case .queue: emit(.queue(current: follower.current, entries: follower.queue))
     case .state(let state):
       // Whoever changed it; a repeat of the same state (a resync) is not news.
-      guard state.entry != lastState?.entry || state.playing != lastState?.playing
-        || state.position != lastState?.position || state.path != lastState?.path
+      guard
+        state.entry != lastState?.entry || state.playing != lastState?.playing
+          || state.position != lastState?.position || state.path != lastState?.path
       else { return }
       lastState = state
       emit(.state(state))
@@ -193,7 +194,10 @@ final class HeadlessRoomMember {
     } catch {
       return warn("\(error) in '\(line)'")
     }
-    if command == .quit || command == .stop { return done = true }
+    if command == .quit || command == .stop {
+      done = true
+      return
+    }
     switch session.execute(command) {
     case .done(let message):
       if let message { warn(message) }

@@ -40,7 +40,10 @@ struct PlayCommand: ParsableCommand {
   @Flag(help: "Print JSON events on stdout and read commands from stdin.")
   var events = false
 
-  @Option(help: "A control socket that answers `refrain ctl --socket PATH` (status, transport, queue, lyrics).")
+  @Option(
+    help:
+      "A control socket that answers `refrain ctl --socket PATH` (status, transport, queue, lyrics)."
+  )
   var socket: String?
 
   func validate() throws {

@@ -88,7 +88,8 @@ struct RoomJoinCommand: ParsableCommand {
   @Flag(help: "Print JSON events on stdout and read commands from stdin.")
   var events = false
 
-  @Option(help: "A control socket that answers `refrain ctl --socket PATH` (status, transport, chat).")
+  @Option(
+    help: "A control socket that answers `refrain ctl --socket PATH` (status, transport, chat).")
   var socket: String?
 
   func validate() throws {

@@ -3,7 +3,6 @@ import RefrainAudio
 import RefrainCore
 import RefrainSession
 
-
 /// `refrain-room link`, run beside a player that joins a room: JSON lines in and out over
 /// pipes, read without blocking in the player's poll loop.
 final class RoomLinkProcess: RoomChannel {

@@ -105,7 +105,9 @@ public enum CommandParser {
       let (action, tail) = splitAtSpace(rest)
       let item = tail.trimmingCharacters(in: .whitespaces)
       if action == "add", !item.isEmpty { return .queueAdd(item) }
-      if action == "remove", let entry = Int(item), entry >= 0 { return .room(.remove(entry: entry)) }
+      if action == "remove", let entry = Int(item), entry >= 0 {
+        return .room(.remove(entry: entry))
+      }
       throw CommandParseError(
         "expected 'queue add PATH|URL', 'queue clear' or 'queue remove N' (a room's entry)")
     case "playlist": return .playlist(try playlistEdit(rest))
