@@ -78,7 +78,7 @@ def test_status_and_transport_commands(player):
     assert player.ctl("play").returncode == 0
     player.wait_for(lambda: player.status()["state"] == "playing", "playback")
     status = player.status()
-    assert status["track"] == "refrain-sample" and status["duration"] == pytest.approx(22, abs=0.5)
+    assert status["track"] == "Refrain Sample" and status["duration"] == pytest.approx(22, abs=0.5)  # its ID3 title, though queued by path
     assert player.ctl("seek", "0:09").returncode == 0
     player.wait_for(lambda: player.status().get("line_index") == 1, "lyric line 1 after seek 0:09")
     assert player.ctl("lyrics", "line", "3").returncode == 0

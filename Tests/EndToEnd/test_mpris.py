@@ -302,9 +302,9 @@ def test_playerctl_commands_change_what_ctl_reports(player, bus, song):
     wait_for(lambda: player.status()["shuffle"] is False, "shuffle off")
 
     bus.playerctl("next")
-    wait_for(lambda: player.status().get("track") == "refrain-sample", "the next track")
-    wait_for(lambda: bus.playerctl("metadata", "xesam:title", check=False) == "Refrain Sample"
-             or bus.playerctl("metadata", "xesam:title", check=False) == "refrain-sample", "its metadata")
+    wait_for(lambda: player.status().get("track") == "Refrain Sample", "the next track")
+    wait_for(lambda: bus.playerctl("metadata", "xesam:title", check=False) == "Refrain Sample",
+             "its metadata (the file's ID3 title, though it was queued by path)")
 
     # OpenUri adds to the queue and plays what it added.
     bus.playerctl("open", song.as_uri())
