@@ -308,7 +308,7 @@ def test_playerctl_commands_change_what_ctl_reports(player, bus, song):
 
     # OpenUri adds to the queue and plays what it added.
     bus.playerctl("open", song.as_uri())
-    wait_for(lambda: player.status().get("track") == "tagged", "the opened file playing")
+    wait_for(lambda: player.status().get("track") == TITLE, "the opened file playing, by its tags")
 
 
 def _monitor(bus: Bus, path: Path) -> subprocess.Popen:
