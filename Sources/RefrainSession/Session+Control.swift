@@ -29,15 +29,7 @@ extension Session {
     case .status:
       reply(.success(statusJSON()))
     case .lyricsSync(.save):
-      saveSync { [weak self] result in
-        switch result {
-        case .success(let path):
-          self?.notify(.notice(Self.savedNotice(path), isError: false))
-          reply(.success(SessionJSON.line(["path": path])))
-        case .failure(let failure):
-          reply(.failure(CommandFailure(failure.description)))
-        }
-      }
+      saveTimedLyrics(reply: reply)
     case .lyricsSync(.stamp):
       switch execute(command) {
       case .failed(let reason): reply(.failure(CommandFailure(reason)))

@@ -88,7 +88,7 @@ extension Session {
   ) -> Outcome {
     guard !tracks.isEmpty else { return .failed("nothing playable") }
     let chosen = tracks[min(max(0, index), tracks.count - 1)]
-    guard let room else {
+    guard room != nil else {
       if paused {
         playback.restore(tracks, startAt: index, position: position)
       } else {
@@ -97,14 +97,21 @@ extension Session {
       return .done(message: nil)
     }
     guard let path = roomPath(for: chosen) else { return .failed(notInRoom(chosen)) }
+    return playInRoom(path, title: chosen.title)
+  }
+
+  /// Plays the room's track at `path` for everyone: its queue entry if it has one, else it is
+  /// queued first and played once the room's queue shows it.
+  func playInRoom(_ path: String, title: String) -> Outcome {
+    guard let room else { return .failed("not in a listening room") }
     let follower = room.follower
     if let entry = follower.queue.last(where: { $0.path == path }) {
       room.send(.play(entry: entry.entry))
-      return .done(message: "playing \(chosen.title) in the room")
+      return .done(message: "playing \(title) in the room")
     }
     pendingRoomPlay = PendingRoomPlay(path: path, known: Set(follower.queue.map(\.entry)))
     room.send(.queueAdd(path: path))
-    return .done(message: "added \(chosen.title) to the room's queue; playing it for everyone")
+    return .done(message: "added \(title) to the room's queue; playing it for everyone")
   }
 
   /// Plays the entry a row asked for once the room's queue shows it was added.

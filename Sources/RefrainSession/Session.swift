@@ -224,13 +224,7 @@ public final class Session {
       return .done(message: "repeat \(playback.queue.repeatMode.rawValue)")
     case .nudge(let delta): return nudge(delta)
     case .lyricsSync(.save):
-      saveSync { [weak self] result in
-        switch result {
-        case .success(let path):
-          self?.notify(.notice(Self.savedNotice(path), isError: false))
-        case .failure(let failure): self?.notify(.notice(failure.description, isError: true))
-        }
-      }
+      saveTimedLyrics { _ in }
       return .done(message: "saving the timed lyrics…")
     case .lyricsSync(let step): return lyricsSync(step)
     case .lyricLine(let index):
@@ -285,7 +279,7 @@ public final class Session {
       let named = room.follower.library.contains { $0.path == item } ? item : nil
       if let path = named ?? roomPath(for: track) {
         if playing {
-          outcome = play([track], startAt: 0)
+          outcome = playInRoom(path, title: track.title)
         } else {
           room.send(.queueAdd(path: path))
           outcome = .done(message: "added \(track.title) to the room's queue")
@@ -317,17 +311,21 @@ public final class Session {
     return .done(message: "adding \(queued.title) to the queue")
   }
 
-  /// Reads the tags of `tracks` that are files, off the calling thread's way: for a front end
-  /// starting with files named on its command line, before it plays them.
-  public func described(_ tracks: [Track]) -> [Track] {
-    guard let describe else { return tracks }
-    return tracks.map { $0.location.isFileURL ? describe($0) : $0 }
-  }
-
-  /// What the status line says once timed lyrics are saved: `saved song.lrc; lyrics reloaded`.
-  static func savedNotice(_ path: String) -> String {
-    let name = path.hasPrefix("/") ? URL(fileURLWithPath: path).lastPathComponent : path
-    return "saved \(name); lyrics reloaded"
+  /// Saves the timed lyrics (``saveSync(then:)``), tells every front end on the status line
+  /// (`saved song.lrc; lyrics reloaded`, or why not), then calls `reply` with the answer
+  /// `refrain ctl` gets: `{"path":…}` or the failure.
+  func saveTimedLyrics(reply: @escaping (Answer) -> Void) {
+    saveSync { [weak self] result in
+      switch result {
+      case .success(let path):
+        let name = path.hasPrefix("/") ? URL(fileURLWithPath: path).lastPathComponent : path
+        self?.notify(.notice("saved \(name); lyrics reloaded", isError: false))
+        reply(.success(SessionJSON.line(["path": path])))
+      case .failure(let failure):
+        self?.notify(.notice(failure.description, isError: true))
+        reply(.failure(CommandFailure(failure.description)))
+      }
+    }
   }
 
   /// One line on what is playing: `playing: Title 0:12 / 3:04`.

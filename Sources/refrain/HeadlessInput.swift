@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainSession
 
 /// Command lines on stdin for the headless front ends (`refrain play --events` and
 /// `refrain room join --events`): read without blocking in the front end's poll loop, split
@@ -43,6 +44,33 @@ final class HeadlessInput {
       warn("a command line longer than 64 KiB was dropped")
     }
     return lines
+  }
+
+  /// Reads what stdin has and parses its complete lines; a line that does not parse is
+  /// reported with `warn` (the reason and the line) and left out.
+  func readCommands(warn: (String) -> Void) -> [Command] {
+    readLines(warn: warn).compactMap { line in
+      do {
+        return try Self.command(line)
+      } catch {
+        warn("\(error) in '\(line)'")
+        return nil
+      }
+    }
+  }
+
+  /// The outcome's message, after saying on stderr (with `warn`) why a command was not
+  /// carried out: its reason, or that it belongs to the full-screen player, not `frontEnd`.
+  static func message(
+    of outcome: Outcome, for command: Command, in frontEnd: String, warn: (String) -> Void
+  ) -> String? {
+    switch outcome {
+    case .done(let message): return message
+    case .failed(let reason): warn(reason)
+    case .notForSession:
+      warn("'\(command)' works in the full-screen player, not in `\(frontEnd)`")
+    }
+    return nil
   }
 
   /// Parses a line, with the older words kept as aliases: `resume` (play), `line N`

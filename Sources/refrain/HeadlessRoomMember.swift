@@ -182,31 +182,23 @@ final class HeadlessRoomMember {
   // MARK: - Commands on stdin
 
   private func readCommands() {
-    for line in input.readLines(warn: warn) { apply(line) }
+    for command in input.readCommands(warn: warn) { apply(command) }
     if !input.isOpen { done = true }
   }
 
-  /// One command line, in the language of `refrain ctl`; problems go to stderr.
-  private func apply(_ line: String) {
-    let command: Command
-    do {
-      command = try HeadlessInput.command(line)
-    } catch {
-      return warn("\(error) in '\(line)'")
-    }
+  /// One command, in the language of `refrain ctl`; problems go to stderr.
+  private func apply(_ command: Command) {
     if command == .quit || command == .stop {
       done = true
       return
     }
-    switch session.execute(command) {
-    case .done(let message):
-      if let message { warn(message) }
-      if command == .room(.leave) { done = true }
-    case .failed(let reason):
-      warn(reason)
-    case .notForSession:
-      warn("'\(line)' works in the full-screen player, not in `refrain room join`")
+    let outcome = session.execute(command)
+    if let message = HeadlessInput.message(
+      of: outcome, for: command, in: "refrain room join", warn: warn)
+    {
+      warn(message)
     }
+    if command == .room(.leave), case .done = outcome { done = true }
   }
 
   // MARK: - Output

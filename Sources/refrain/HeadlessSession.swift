@@ -84,7 +84,7 @@ final class HeadlessSession {
     loop.watch(
       { [unowned self] in input.pollDescriptors },
       handler: { [unowned self] _ in
-        for line in input.readLines(warn: warn) { apply(line) }
+        for command in input.readCommands(warn: warn) { apply(command) }
       })
     if let socket = options.socket {
       let control = try ControlServer(
@@ -189,29 +189,22 @@ final class HeadlessSession {
 
   // MARK: - Commands on stdin
 
-  /// Carries out one command line; problems go to stderr, never to the event stream.
-  private func apply(_ line: String) {
-    let text = line
-    let command: Command
-    do {
-      command = try HeadlessInput.command(text)
-    } catch {
-      return warn("\(error) in '\(text)'")
-    }
+  /// Carries out one command; problems go to stderr, never to the event stream.
+  private func apply(_ command: Command) {
     if command == .stop || command == .quit {
       playback.stop()
       done = true
       return
     }
-    switch session.execute(command) {
-    case .done(let message):
-      if case .nudge = command, let message { warn(message) }
-      if case .status = command, let message { warn(message) }
-      if case .lyricsSync = command, let message { warn(message) }
-    case .failed(let reason):
-      warn(reason)
-    case .notForSession:
-      warn("'\(text)' works in the full-screen player, not in `refrain play`")
+    let outcome = session.execute(command)
+    if let message = HeadlessInput.message(
+      of: outcome, for: command, in: "refrain play", warn: warn)
+    {
+      // What a listener asked to know; volume and the like stay quiet.
+      switch command {
+      case .nudge, .status, .lyricsSync: warn(message)
+      default: break
+      }
     }
     switch command {
     case .seek, .lyricLine, .next, .previous: nextPositionEvent = 0

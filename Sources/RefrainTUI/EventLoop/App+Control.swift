@@ -71,14 +71,26 @@ extension App {
         return "ok"
       }
     case .add(let id, let item):
-      let track: CatalogTrack
-      do {
-        track = try self.track(for: item)
-      } catch {
-        return then(.failure(error))
+      let add: @Sendable () throws -> CatalogTrack
+      if item.lowercased() == "current" {
+        guard let playing = presenter.queue.current else {
+          return then(.failure(CommandFailure("nothing is playing to add")))
+        }
+        let track = catalogTrack(for: playing)
+        add = { track }
+      } else {
+        // A file is checked and described by its tags in the background, as `queue add`'s.
+        let file = Track(argument: Session.expandingHome(item))
+        let describe = session.describe
+        add = {
+          if file.location.isFileURL, !FileManager.default.fileExists(atPath: file.location.path) {
+            throw CommandFailure("no such file: \(file.location.path)")
+          }
+          return Self.catalogTrack(describing: describe?(file) ?? file)
+        }
       }
       work = { library in
-        try library.addTracks([track], toPlaylist: id, at: nil)
+        try library.addTracks([try add()], toPlaylist: id, at: nil)
         return "ok"
       }
     case .remove(let id, let position):
@@ -108,21 +120,6 @@ extension App {
     case .list, .show: withLibrary(work, then: finish)
     default: changeLibrary(work, then: finish)
     }
-  }
-
-  /// The track a playlist `add` names: `current` (what is playing), a URL or a file.
-  private func track(for item: String) throws(CommandFailure) -> CatalogTrack {
-    if item.lowercased() == "current" {
-      guard let playing = presenter.queue.current else {
-        throw CommandFailure("nothing is playing to add")
-      }
-      return catalogTrack(for: playing)
-    }
-    let track = Track(argument: Session.expandingHome(item))
-    if track.location.isFileURL, !FileManager.default.fileExists(atPath: track.location.path) {
-      throw CommandFailure("no such file: \(track.location.path)")
-    }
-    return catalogTrack(for: track)
   }
 }
 

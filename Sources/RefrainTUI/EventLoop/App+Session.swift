@@ -7,7 +7,12 @@ extension App {
   /// The catalog track behind a queued track (or one made from what the queue knows).
   func catalogTrack(for track: Track) -> CatalogTrack {
     if let known = track.catalogID.flatMap({ catalogTracks[$0] }) { return known }
-    return CatalogTrack(
+    return Self.catalogTrack(describing: track)
+  }
+
+  /// A catalog track made from what `track` itself says (a file or URL outside any catalog).
+  static func catalogTrack(describing track: Track) -> CatalogTrack {
+    CatalogTrack(
       id: track.catalogID?.id ?? track.id,
       provider: track.catalogID?.provider ?? track.provider ?? "file", title: track.title,
       artist: track.artist, album: track.album, duration: track.duration,
