@@ -41,6 +41,8 @@ extension Session {
       }
     case .queueAdd(let item):
       add(item, playing: false) { outcome in reply(Self.answer(outcome)) }
+    case .playlist(let edit):
+      perform(edit, then: reply)
     default:
       let outcome = execute(command)
       if case .notForSession = outcome { return false }

@@ -83,7 +83,7 @@ extension Session {
       return then(.failure(SyncSaveFailure("nothing is playing")))
     }
     let reply = SessionOnly(then)
-    let inbox = inboxForSync
+    let inbox = inbox
     guard track.location.isFileURL else {
       // A streamed track has no file to sit beside: its lyrics go to the lyrics cache,
       // which the loader reads before asking the online service.

@@ -17,6 +17,8 @@ public enum SessionEvent: Sendable, Equatable {
   case player(PlayerEvent)
   /// The current track's lyrics arrived, or it turned out to have none.
   case lyricsChanged
+  /// The session changed the user's library (a playlist edit): what shows it reads again.
+  case libraryChanged
   /// Work a command started has finished (a save, an add): one line for a status line.
   case notice(String, isError: Bool)
 }
@@ -41,7 +43,8 @@ public final class Session {
   public let player: any AudioPlayer
   private let library: (any LibraryPort)?
   private let lyricsLoader: @Sendable (Track) async -> LyricsResult
-  private let inbox = Inbox<Session>()
+  /// Where background work reports back; its descriptor is ``wakeFileDescriptor``.
+  let inbox = Inbox<Session>()
   private var observers: [(SessionEvent) -> Void] = []
   /// What the lyrics pane says instead of lyrics ("looking for lyrics…", "no lyrics: …").
   public private(set) var lyricsNotice: String?
@@ -54,13 +57,20 @@ public final class Session {
   public var room: (any RoomChannel)?
   /// A track a member asked the room to play, until the room's queue shows it.
   var pendingRoomPlay: PendingRoomPlay?
+  /// The user's library (playlists, likes, history, the saved session), called off the
+  /// loop's thread in order; `nil` when it could not be opened.
+  public private(set) var libraryCalls: LibraryCalls?
+  /// The catalog tracks behind the tracks queued from a catalog, by their identity: what a
+  /// playlist add of `current`, the play history and the saved session store.
+  var catalogTracks: [CatalogTrackID: CatalogTrack] = [:]
+  /// The catalog that refreshes its tracks' stream URLs before they play; `nil` plays
+  /// catalog tracks with the URLs they carry.
+  public var catalog: (any CatalogProvider)?
   /// Reads a file's tags, so a track queued by its path is described as a scanned one is;
   /// `nil` leaves such tracks with their file names.
   public var describe: TrackDescriber?
   /// The last tag read asked for; the next one is applied after it, so adds keep their order.
   private var describeTail: Task<Void, Never>?
-  /// Where background work reports back, for the sync's file writes.
-  var inboxForSync: Inbox<Session> { inbox }
   /// Where timed lyrics of a streamed track are kept (the lyrics cache the loader reads);
   /// `nil` where there is none.
   public var lyricsCache: LyricsCache?
@@ -69,11 +79,14 @@ public final class Session {
   ///
   /// - Parameters:
   ///   - library: Where per-track lyric offsets live; `nil` keeps them for this run only.
+  ///   - storage: The user's library for playlists, history and the saved session; `nil`
+  ///     when it could not be opened (edits then say so).
   ///   - lyricsLoader: Finds a track's lyrics (sidecar, tags, cache, online); runs off the
   ///     session's thread.
   ///   - queue: The starting queue; tests pass one with a seeded generator.
   public init(
     player: any AudioPlayer, library: (any LibraryPort)? = nil,
+    storage: (any LibraryStorage)? = nil,
     lyricsLoader: @escaping @Sendable (Track) async -> LyricsResult, volume: Int = 100,
     queue: PlayQueue = PlayQueue()
   ) {
@@ -81,6 +94,7 @@ public final class Session {
     self.library = library
     self.lyricsLoader = lyricsLoader
     playback = PlaybackPresenter(player: player, queue: queue, volume: volume)
+    libraryCalls = storage.map { LibraryCalls(storage: $0, inbox: inbox) }
   }
 
   /// Becomes readable when background work (lyrics, offsets) has finished.
@@ -142,11 +156,19 @@ public final class Session {
       case .started(let track, _):
         sync = nil
         lookUpLyrics(for: track)
+        recordPlay(of: track)
       case .trackEnded: if playback.isFinished { lyricsNotice = nil }
       case .failed, .warning: break
       }
       notify(.player(event))
     }
+  }
+
+  /// Adds a catalog track that started to the play history, in the background.
+  private func recordPlay(of track: Track) {
+    guard let stored = track.catalogID.flatMap({ catalogTracks[$0] }) else { return }
+    let date = Date()
+    libraryCalls?.call({ try $0.recordPlay(stored, at: date, secondsPlayed: nil) }) { _ in }
   }
 
   /// Loads the current track's lyrics again (after they were saved).
@@ -248,13 +270,21 @@ public final class Session {
       guard let room else { return .failed("not in a listening room") }
       guard !trimmed.isEmpty else { return .failed("expected 'chat TEXT'") }
       room.send(.chat(text: trimmed))
+    case .playlist(let edit):
+      perform(edit) { [weak self] answer in
+        switch answer {
+        case .success(let text):
+          self?.notify(.notice(text == "ok" ? "playlist updated" : text, isError: false))
+        case .failure(let failure): self?.notify(.notice(failure.message, isError: true))
+        }
+      }
     case .room(.leave): return leaveRoom()
     case .room(.play), .room(.remove): return .failed("not in a listening room")
     // The front ends' own: what is drawn, navigated, typed or stored in the user's library.
     case .lyrics, .publishLyrics, .findInLyrics, .translations, .romanize, .seekMode, .follow,
       .show, .nextPane, .move, .open, .back, .quit, .search, .help, .prompt, .add,
       .addToPlaylist, .save, .newPlaylist, .rename, .delete, .remove, .moveItemUp,
-      .moveItemDown, .playAll, .playlist, .importLibrary:
+      .moveItemDown, .playAll, .importLibrary:
       return .notForSession
     }
     return .done(message: nil)

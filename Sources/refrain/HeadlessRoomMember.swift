@@ -174,7 +174,7 @@ final class HeadlessRoomMember {
       warn(message)
     case .notice(let text, _):
       warn(text)
-    case .lyricsChanged:
+    case .lyricsChanged, .libraryChanged:
       break
     }
   }

@@ -127,11 +127,12 @@ struct StartCommand: ParsableCommand {
     }
     let engine = PlayerEngine(output: audio)
     let session = Session(
-      player: engine, library: library,
+      player: engine, library: library, storage: library,
       lyricsLoader: LyricsLoading.makeLoader(
         environment: environment, configuration: config, library: library))
     session.lyricsCache = LyricsLoading.cache(environment: environment, library: library)
     session.describe = TrackDescription.fromTags
+    session.catalog = catalog
     let presenter = session.playback
     // Scrobbling: a front end of the session, on when a service's credentials are complete.
     let scrobbling = library.flatMap {
@@ -139,7 +140,7 @@ struct StartCommand: ParsableCommand {
         .attach(to: session, store: $0, environment: environment)
     }
     var dependencies = AppDependencies(
-      session: session, provider: catalog, library: library, keyMap: config.keyMap(),
+      session: session, provider: catalog, keyMap: config.keyMap(),
       startupNotice: notice, lyricHighlight: config.lyricHighlight,
       colors: config.usesColors && environment["NO_COLOR"] == nil,
       covers: CoverFetching.covers(mode: config.coverArt, environment: environment),

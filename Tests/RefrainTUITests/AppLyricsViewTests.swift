@@ -88,7 +88,7 @@ final class AppLyricsViewTests: XCTestCase {
     let harness = TUIHarness.playingNumbered(lyricHighlight: .line)
     XCTAssertEqual(
       AppDependencies(
-        session: harness.app.session, provider: FakeCatalog(), library: nil
+        session: harness.app.session, provider: FakeCatalog()
       ).lyricHighlight, .line, "the line style is the default")
     harness.player.position = 5
     harness.press("l")

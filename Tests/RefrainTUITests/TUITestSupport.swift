@@ -1,6 +1,6 @@
 import Foundation
-import RefrainCatalog
 import RefrainArt
+import RefrainCatalog
 import RefrainCore
 import RefrainSession
 import RefrainTestSupport
@@ -178,12 +178,13 @@ final class TUIHarness {
     let found = lyrics
     let clock = clock
     let session = Session(
-      player: player, library: library as? any LibraryPort,
+      player: player, library: library as? any LibraryPort, storage: library,
       lyricsLoader: { track in found[track.id] ?? .notFound(reasons: ["no lyrics in the test"]) })
+    session.catalog = catalog
     presenter = session.playback
     app = App(
       AppDependencies(
-        session: session, provider: catalog, library: library, startupNotice: notice,
+        session: session, provider: catalog, startupNotice: notice,
         lyricHighlight: lyricHighlight, colors: colors, now: { clock.now }, covers: covers,
         log: { [logBook] line in logBook.append(line) }))
   }

@@ -148,48 +148,21 @@ extension App {
     }
   }
 
-  /// Plays `tracks` as a queue from `index`, resolving fresh stream URLs first.
+  /// Plays `tracks` as a queue from `index`, once the session resolved fresh stream URLs
+  /// (in a room, the room decides); the status line says what came of it.
   func play(
     _ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false
   ) {
     guard !tracks.isEmpty else { return }
-    for track in tracks { catalogTracks[track.catalogID] = track }
-    let provider = provider
-    let inbox = inbox
     let chosen = tracks[min(max(0, index), tracks.count - 1)]
     setStatus("loading \(chosen.title)…", seconds: 10)
-    Task.detached(executorPreference: BackgroundExecutor.shared) {
-      var playable: [Track] = []
-      var start = 0
-      var reasons: [String] = []
-      for (position, track) in tracks.enumerated() {
-        do {
-          var resolved = track
-          // Only the track's own catalog can refresh its URL; others keep the one they have.
-          if track.provider == provider.name || track.streamURL == nil {
-            resolved.streamURL = try await provider.streamURL(for: track)
-          }
-          if position == index { start = playable.count }
-          if let playableTrack = resolved.playable { playable.append(playableTrack) }
-        } catch {
-          reasons.append("\(track.title): \(error)")
-        }
-      }
-      let queue = playable
-      let first = start
-      let problems = reasons
-      inbox.post { app in
-        if queue.isEmpty {
-          app.setStatus(problems.first ?? "nothing playable", error: true)
-          return
-        }
-        app.status = nil
-        let outcome = app.session.play(queue, startAt: first, position: position, paused: paused)
-        app.show(outcome)
-        if case .failed = outcome { return }
-        if !problems.isEmpty {
-          app.setStatus("skipped \(problems.count) unplayable: \(problems[0])", error: true)
-        }
+    session.play(tracks, startAt: index, position: position, paused: paused) {
+      [weak self] outcome, skipped in
+      guard let self else { return }
+      status = nil
+      show(outcome)
+      if case .done = outcome, let first = skipped.first {
+        setStatus("skipped \(skipped.count) unplayable: \(first)", error: true)
       }
     }
   }
@@ -197,7 +170,7 @@ extension App {
   /// Adds tracks to the end of the queue.
   func enqueue(_ tracks: [CatalogTrack]) {
     let playable = tracks.compactMap(\.playable)
-    for track in tracks { catalogTracks[track.catalogID] = track }
+    session.remember(tracks)
     guard !playable.isEmpty else { return setStatus("nothing playable to add", error: true) }
     if room != nil {
       // The room's queue, for everyone; the room refuses what it cannot play.
@@ -215,29 +188,9 @@ extension App {
     setStatus("added \(playable.count) track\(playable.count == 1 ? "" : "s") to the queue")
   }
 
-  /// Saves an album, or likes a track (unlikes a liked one), in the background; the status
-  /// line says so once it is stored.
+  /// Saves an album, or likes a track (unlikes a liked one): the session's, whose notice
+  /// says so on the status line once it is stored.
   func save(_ item: CatalogItem) {
-    guard library != nil else { return setStatus("the library is not available", error: true) }
-    switch item {
-    case .album(let album):
-      editLibrary("saved \(album.title)") { try $0.saveAlbum(album) }
-    case .track(let track):
-      changeLibrary({ library -> Bool in
-        if try library.isTrackLiked(provider: track.provider, id: track.id) {
-          try library.unlikeTrack(provider: track.provider, id: track.id)
-          return false
-        }
-        try library.likeTrack(track)
-        return true
-      }) { app, result in
-        switch result {
-        case .success(let liked): app.setStatus("\(liked ? "liked" : "unliked") \(track.title)")
-        case .failure(let error): app.setStatus("\(error)", error: true)
-        }
-      }
-    default:
-      setStatus("only albums and tracks can be saved")
-    }
+    show(session.save(item))
   }
 }

@@ -67,3 +67,9 @@ extension App {
     }
   }
 }
+
+/// A value made on the main loop's thread that a background task carries back to it
+/// untouched: only the main loop reads it.
+struct MainLoopOnly<Value>: @unchecked Sendable {
+  let value: Value
+}

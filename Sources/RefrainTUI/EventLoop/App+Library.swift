@@ -12,39 +12,22 @@ struct LibrarySnapshot: Sendable, Equatable {
   var recentSearches: [String]
 }
 
-/// A value made on the main loop's thread that a background task carries back to it
-/// untouched: only the main loop reads it.
-struct MainLoopOnly<Value>: @unchecked Sendable {
-  let value: Value
-}
-
-/// Library reads and writes, off the main loop's thread, one after another in the order
-/// they were asked for; each result comes back through the inbox.
+/// Library reads and writes, through the session's ``LibraryCalls``: off the main loop's
+/// thread, one after another in the order they were asked for.
 extension App {
   /// What a library call finished with, handed to the main loop.
   typealias LibraryResult<T> = Result<T, any Error>
 
   /// Runs `work` on the library in the background once every library call asked for before
-  /// it has finished, then `then` on the main loop with its result.
-  ///
-  /// One call runs at a time, so two quick edits reach the file in the order they were
-  /// made, and a read sees every edit asked for before it. Without a library nothing runs.
+  /// it has finished, then `then` on the main loop with its result. Without a library
+  /// nothing runs.
   func withLibrary<T: Sendable>(
     _ work: @escaping @Sendable (any LibraryStorage) throws -> T,
     then: @escaping (App, LibraryResult<T>) -> Void
   ) {
-    guard let library else { return }
-    let previous = libraryTail
-    let inbox = inbox
-    let handler = MainLoopOnly(value: then)
-    libraryCallsPending += 1
-    libraryTail = Task.detached(executorPreference: BackgroundExecutor.shared) {
-      await previous?.value
-      let result = LibraryResult { try work(library) }
-      inbox.post { app in
-        app.libraryCallsPending -= 1
-        handler.value(app, result)
-      }
+    library?.call(work) { [weak self] result in
+      guard let self else { return }
+      then(self, result)
     }
   }
 
@@ -160,18 +143,6 @@ extension App {
         app.lists[target]?.details[depth - 1].content = .failed("\(title) could not load: \(error)")
       }
     }
-  }
-
-  /// Blocks until every library call asked for so far has finished, without applying their
-  /// results: for quitting, once nothing is drawn any more.
-  func waitForLibraryCalls() {
-    guard let tail = libraryTail else { return }
-    let done = DispatchSemaphore(value: 0)
-    Task.detached(executorPreference: BackgroundExecutor.shared) {
-      await tail.value
-      done.signal()
-    }
-    done.wait()
   }
 }
 

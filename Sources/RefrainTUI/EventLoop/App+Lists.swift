@@ -26,7 +26,7 @@ extension App {
       providerName: provider.name, home: home, homeState: homeState, search: search,
       libraryAvailable: library != nil, librarySnapshot: librarySnapshot,
       libraryReadError: libraryReadError, queue: presenter.queue,
-      catalogTrack: { [unowned self] in catalogTrack(for: $0) },
+      catalogTrack: { [unowned self] in session.catalogTrack(for: $0) },
       showsCovers: showsCovers, albumCover: albumCover)
   }
 

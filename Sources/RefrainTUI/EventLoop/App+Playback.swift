@@ -9,12 +9,8 @@ extension App {
     session.handlePlayerEvents(events)
     for event in events {
       switch event {
-      case .started(let track, _):
+      case .started:
         lyricsView?.selection = nil
-        if let stored = track.catalogID.flatMap({ catalogTracks[$0] }) {
-          let date = Date()
-          withLibrary({ try $0.recordPlay(stored, at: date, secondsPlayed: nil) }) { _, _ in }
-        }
       case .failed(let track, let message):
         setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
       case .warning(let message):

@@ -8,8 +8,6 @@ public struct AppDependencies {
   /// The listening session this front end shows and drives.
   public var session: Session
   public var provider: any CatalogProvider
-  /// The user's library; `nil` when its file could not be opened.
-  public var library: (any LibraryStorage)?
   public var keyMap: KeyMap
   /// A notice shown at start, e.g. that no audio server was reached.
   public var startupNotice: String?
@@ -29,7 +27,7 @@ public struct AppDependencies {
 
   /// Creates the dependencies.
   public init(
-    session: Session, provider: any CatalogProvider, library: (any LibraryStorage)?,
+    session: Session, provider: any CatalogProvider,
     keyMap: KeyMap = .standard, startupNotice: String? = nil,
     lyricHighlight: LyricHighlight = .line, colors: Bool = true,
     now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
@@ -39,7 +37,6 @@ public struct AppDependencies {
     self.log = log
     self.session = session
     self.provider = provider
-    self.library = library
     self.keyMap = keyMap
     self.startupNotice = startupNotice
     self.lyricHighlight = lyricHighlight
@@ -57,7 +54,8 @@ public final class App {
   /// The listening session: playback, queue and lyrics, shared with the control socket.
   public let session: Session
   let provider: any CatalogProvider
-  let library: (any LibraryStorage)?
+  /// The user's library, the session's; `nil` when its file could not be opened.
+  var library: LibraryCalls? { session.libraryCalls }
   let keyMap: KeyMap
   let lyricHighlight: LyricHighlight
   /// Whether the terminal shows colours.
@@ -110,15 +108,12 @@ public final class App {
   /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
   var lyricsSeekMode = true
   var status: StatusMessage?
-  var catalogTracks: [CatalogTrackID: CatalogTrack] = [:]
   /// What the panes show from the library; `nil` until the first read finished.
   var librarySnapshot: LibrarySnapshot?
   /// Why the last read of the library failed, until one succeeds.
   var libraryReadError: String?
-  /// The last library call asked for; the next one starts after it.
-  var libraryTail: Task<Void, Never>?
   /// Library calls asked for whose results the main loop has not applied yet.
-  var libraryCallsPending = 0
+  var libraryCallsPending: Int { session.libraryCalls?.pending ?? 0 }
   /// What the last frame drawn laid out: click targets and the content height.
   var layout = FrameLayout()
   /// Whether the user asked to quit.
@@ -128,7 +123,6 @@ public final class App {
   public init(_ dependencies: AppDependencies) {
     session = dependencies.session
     provider = dependencies.provider
-    library = dependencies.library
     keyMap = dependencies.keyMap
     lyricHighlight = dependencies.lyricHighlight
     colors = dependencies.colors
@@ -138,7 +132,11 @@ public final class App {
     romanizes = dependencies.romanize
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
     session.subscribe { [weak self] event in
-      if case .notice(let text, let isError) = event { self?.setStatus(text, error: isError) }
+      switch event {
+      case .notice(let text, let isError): self?.setStatus(text, error: isError)
+      case .libraryChanged: self?.refreshLibrary()
+      case .player, .lyricsChanged: break
+      }
     }
     loadHome()
     refreshLibrary()
@@ -266,15 +264,13 @@ public final class App {
       } else {
         shouldQuit = true
       }
-    case .playlist(let edit):
-      runPlaylistEdit(edit)
     case .newPlaylist(let name):
       createPlaylist(named: name, adding: [])
     case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
       .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
       if let hint = hint(forUnhandled: command) { setStatus(hint) }
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
-      .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync, .room:
+      .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync, .room, .playlist:
       break  // the session's: carried out above
     }
   }

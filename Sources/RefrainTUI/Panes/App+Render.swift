@@ -2,7 +2,7 @@ import Foundation
 import RefrainCore
 
 /// The shell's drawing: the tabs, the now-playing and status lines and the overlays around
-/// the focused pane (ListPane, LyricsPane, PlayerPane draw themselves).
+/// the focused pane (ListPane, LyricsPane, PlayerPane and RoomPane draw themselves).
 extension App {
   /// The smallest terminal Refrain lays out; below it a notice is shown.
   static let minimumSize = (width: 40, height: 12)
@@ -25,7 +25,7 @@ extension App {
     if let lyricsView {
       lyricsView.render(lyricsModel, into: &grid, in: content, layout: &layout)
     } else if pane == .room {
-      renderRoom(into: &grid, in: content)
+      RoomPane().render(room, into: &grid, in: content)
     } else if pane == .player && !list.hasDetail {
       PlayerPane().render(playerModel, into: &grid, in: content, layout: &layout)
     } else {

@@ -1,0 +1,227 @@
+import Foundation
+import RefrainCore
+
+/// The user's library as the session keeps it: playlist edits by ID (`refrain ctl playlist
+/// …` and the prompt), the catalog identity of what is queued, and the saved session.
+extension Session {
+  /// The catalog track behind a queued track, or one made from what the track itself says.
+  public func catalogTrack(for track: Track) -> CatalogTrack {
+    if let known = track.catalogID.flatMap({ catalogTracks[$0] }) { return known }
+    return CatalogTrack(describing: track)
+  }
+
+  /// Keeps the catalog identity of `tracks` queued from a catalog, for the play history, a
+  /// playlist add of `current` and the saved session.
+  public func remember(_ tracks: [CatalogTrack]) {
+    for track in tracks { catalogTracks[track.catalogID] = track }
+  }
+
+  /// Applies a playlist edit in the background, after every library call asked for before,
+  /// then calls `then` on the session's thread with `ok`, or one line of JSON for `list`, `show` and
+  /// `create`.
+  public func perform(_ edit: Command.PlaylistEdit, then: @escaping (Answer) -> Void) {
+    guard let libraryCalls else {
+      return then(.failure(CommandFailure("the library is not available")))
+    }
+    let work: @Sendable (any LibraryStorage) throws -> String
+    switch edit {
+    case .list:
+      work = { SessionJSON.line(try $0.playlists().map(PlaylistLine.init)) }
+    case .show(let id):
+      work = {
+        SessionJSON.line(try $0.entries(inPlaylist: id, offset: 0, limit: nil).map(EntryLine.init))
+      }
+    case .create(let name):
+      work = { SessionJSON.line(PlaylistLine(try $0.createPlaylist(named: name))) }
+    case .rename(let id, let name):
+      work = { library in
+        try library.renamePlaylist(id, to: name)
+        return "ok"
+      }
+    case .delete(let id):
+      work = { library in
+        try library.deletePlaylist(id)
+        return "ok"
+      }
+    case .add(let id, let item):
+      let add: @Sendable () throws -> CatalogTrack
+      if item.lowercased() == "current" {
+        guard let playing = playback.queue.current else {
+          return then(.failure(CommandFailure("nothing is playing to add")))
+        }
+        let track = catalogTrack(for: playing)
+        add = { track }
+      } else {
+        // A file is checked and described by its tags in the background, as `queue add`'s.
+        let file = Track(argument: Session.expandingHome(item))
+        let describe = describe
+        add = {
+          if file.location.isFileURL, !FileManager.default.fileExists(atPath: file.location.path) {
+            throw CommandFailure("no such file: \(file.location.path)")
+          }
+          return CatalogTrack(describing: describe?(file) ?? file)
+        }
+      }
+      work = { library in
+        try library.addTracks([try add()], toPlaylist: id, at: nil)
+        return "ok"
+      }
+    case .remove(let id, let position):
+      work = { library in
+        let entries = try library.entries(inPlaylist: id, offset: 0, limit: nil)
+        guard entries.indices.contains(position - 1) else {
+          throw CommandFailure(outside(position, count: entries.count))
+        }
+        try library.removeEntries([entries[position - 1].entryID], fromPlaylist: id)
+        return "ok"
+      }
+    case .move(let id, let from, let to):
+      work = { library in
+        let count = try library.playlist(id).trackCount
+        // Positions parse as 1 or more, so only the upper bound needs checking.
+        for position in [from, to] where position > count {
+          throw CommandFailure(outside(position, count: count))
+        }
+        try library.moveEntry(inPlaylist: id, from: from - 1, to: to - 1)
+        return "ok"
+      }
+    }
+    let changes: Bool
+    switch edit {
+    case .list, .show: changes = false
+    default: changes = true
+    }
+    libraryCalls.call(work) { [weak self] result in
+      if changes { self?.notify(.libraryChanged) }
+      then(result.mapError { $0 as? CommandFailure ?? CommandFailure("\($0)") })
+    }
+  }
+
+  /// Saves an album, or likes a track (unlikes a liked one), in the background; a notice
+  /// says what was stored, or why not.
+  public func save(_ item: CatalogItem) -> Outcome {
+    guard let libraryCalls else { return .failed("the library is not available") }
+    let say: (LibraryCalls.Result<String>) -> Void = { [weak self] result in
+      self?.notify(.libraryChanged)
+      switch result {
+      case .success(let text): self?.notify(.notice(text, isError: false))
+      case .failure(let error): self?.notify(.notice("\(error)", isError: true))
+      }
+    }
+    switch item {
+    case .album(let album):
+      libraryCalls.call(
+        { library in
+          try library.saveAlbum(album)
+          return "saved \(album.title)"
+        }, then: say)
+    case .track(let track):
+      libraryCalls.call(
+        { library in
+          if try library.isTrackLiked(provider: track.provider, id: track.id) {
+            try library.unlikeTrack(provider: track.provider, id: track.id)
+            return "unliked \(track.title)"
+          }
+          try library.likeTrack(track)
+          return "liked \(track.title)"
+        }, then: say)
+    default:
+      return .done(message: "only albums and tracks can be saved")
+    }
+    return .done(message: nil)
+  }
+
+  // MARK: - The saved session
+
+  /// Saves the queue, position, volume, modes and `openPane` in the background, after every
+  /// library call asked for before, so the next start resumes there; a failure is a notice.
+  public func saveSession(openPane: String) {
+    guard let libraryCalls else { return }
+    let snapshot = playback.snapshot
+    let saved = SavedSession(
+      queue: playback.queue.tracks.map(catalogTrack(for:)), currentIndex: snapshot.index,
+      position: snapshot.position, volume: snapshot.volume, shuffle: snapshot.isShuffled,
+      repeatMode: snapshot.repeatMode, openPane: openPane)
+    libraryCalls.call({ try $0.saveSession(saved) }) { [weak self] result in
+      if case .failure(let error) = result {
+        self?.notify(.notice("could not save the session: \(error)", isError: true))
+      }
+    }
+  }
+
+  /// Reads the last session in the background and restores it, paused where it was left:
+  /// volume, repeat and shuffle, then the queue (resolved as any catalog tracks are). `then`
+  /// gets the saved session, for what the front end restores of its own (the open pane).
+  public func restoreSession(then: @escaping (SavedSession) -> Void) {
+    libraryCalls?.call({ try $0.lastSession() }) { [weak self] result in
+      guard let self, case .success(let saved?) = result, !saved.queue.isEmpty else { return }
+      playback.setVolume(saved.volume)
+      playback.setRepeat(saved.repeatMode)
+      if saved.shuffle != playback.queue.isShuffled { playback.toggleShuffle() }
+      play(saved.queue, startAt: saved.currentIndex ?? 0, position: saved.position, paused: true) {
+        _, _ in
+      }
+      then(saved)
+    }
+  }
+}
+
+extension CatalogTrack {
+  /// A catalog track made from what `track` itself says (a file or URL outside any catalog).
+  public init(describing track: Track) {
+    self.init(
+      id: track.catalogID?.id ?? track.id,
+      provider: track.catalogID?.provider ?? track.provider ?? "file", title: track.title,
+      artist: track.artist, album: track.album, duration: track.duration,
+      streamURL: track.location, coverURL: track.coverURL, lyricsURL: track.lyricsURL)
+  }
+}
+
+/// A playlist as `refrain ctl playlist list` and `create` print it.
+private struct PlaylistLine: Encodable {
+  let id: Int64
+  let name: String
+  let tracks: Int
+
+  init(_ playlist: LibraryPlaylist) {
+    id = playlist.id
+    name = playlist.name
+    tracks = playlist.trackCount
+  }
+}
+
+/// A playlist entry as `refrain ctl playlist show` prints it: `position` counts from 1, and
+/// `artist` is null when unknown.
+private struct EntryLine: Encodable {
+  let position: Int
+  let title: String
+  let artist: String?
+  let provider: String
+  let id: String
+
+  init(_ entry: PlaylistEntry) {
+    position = entry.position + 1
+    title = entry.track.title
+    artist = entry.track.artist
+    provider = entry.track.provider
+    id = entry.track.id
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case position, title, artist, provider, id
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(position, forKey: .position)
+    try container.encode(title, forKey: .title)
+    try container.encode(artist, forKey: .artist)  // null, not left out, when unknown
+    try container.encode(provider, forKey: .provider)
+    try container.encode(id, forKey: .id)
+  }
+}
+
+/// Why a playlist position cannot be used: `position 3 is outside the playlist (it has 1 track)`.
+private func outside(_ position: Int, count: Int) -> String {
+  "position \(position) is outside the playlist (it has \(count) track\(count == 1 ? "" : "s"))"
+}

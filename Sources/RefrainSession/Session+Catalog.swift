@@ -1,0 +1,49 @@
+import Foundation
+import RefrainCore
+
+/// Catalog resolution before play: a catalog's track gets a fresh stream URL (previews
+/// expire) off the session's thread, then plays as any track does, under the room policy.
+extension Session {
+  /// Plays catalog `tracks` as a queue from `index`: their stream URLs are resolved in the
+  /// background by ``catalog``, then ``play(_:startAt:position:paused:)`` decides (alone, a
+  /// queue; in a room, the room). `then` gets, on the session's thread, what came of it and
+  /// why tracks were skipped (`Title: reason`), which are left out of the queue.
+  public func play(
+    _ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false,
+    then: @escaping (Outcome, _ skipped: [String]) -> Void
+  ) {
+    guard !tracks.isEmpty else { return then(.failed("nothing playable"), []) }
+    remember(tracks)
+    let catalog = catalog
+    let inbox = inbox
+    let reply = SessionOnly(then)
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
+      var playable: [Track] = []
+      var start = 0
+      var reasons: [String] = []
+      for (position, track) in tracks.enumerated() {
+        do {
+          var resolved = track
+          // Only the track's own catalog can refresh its URL; others keep the one they have.
+          if let catalog, track.provider == catalog.name || track.streamURL == nil {
+            resolved.streamURL = try await catalog.streamURL(for: track)
+          }
+          if position == index { start = playable.count }
+          if let playableTrack = resolved.playable { playable.append(playableTrack) }
+        } catch {
+          reasons.append("\(track.title): \(error)")
+        }
+      }
+      let queue = playable
+      let first = start
+      let problems = reasons
+      inbox.post { session in
+        guard !queue.isEmpty else {
+          return reply.value(.failed(problems.first ?? "nothing playable"), problems)
+        }
+        reply.value(
+          session.play(queue, startAt: first, position: position, paused: paused), problems)
+      }
+    }
+  }
+}
