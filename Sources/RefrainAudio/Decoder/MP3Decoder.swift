@@ -8,7 +8,7 @@ import Foundation
 /// The decoder owns its mpg123 handle and is used from one thread at a time (the player's).
 /// Local files are scanned on open, so the duration is exact even for VBR files without a
 /// Xing header. Streams are fed from a ``ProgressiveDownload`` as the bytes arrive.
-public final class MP3Decoder {
+public final class MP3Decoder: AudioDecoder {
   /// The PCM format of the decoded audio.
   public private(set) var format: AudioFormat
   /// The exact duration in seconds when known (local files), or an estimate (streams).
@@ -151,6 +151,16 @@ public final class MP3Decoder {
   /// Whether the last read reached the end of the track.
   public var isAtEnd: Bool { ended }
 
+  /// libmpg123 trims the encoder's delay and padding itself (LAME's gapless header), so
+  /// nothing is left for the engine to drop.
+  public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
+
+  /// Nothing to release early: the handle and the download go with the decoder.
+  public func close() {
+    ended = true
+    download?.cancel()
+  }
+
   /// The decoder's position in seconds (what was decoded, not what was heard).
   public var position: Double { Double(decodedSamples) / Double(format.sampleRate) }
 
@@ -222,5 +232,24 @@ public final class MP3Decoder {
   private var lastError: String {
     guard let message = mpg123_strerror(handle) else { return "unknown error" }
     return String(cString: message)
+  }
+}
+
+extension MP3Decoder: AudioDecoderFormat {
+  public static var formatName: String { "MP3" }
+
+  /// An ID3v2 tag, or an MPEG audio frame header (11 sync bits, a layer, a bitrate that is
+  /// not "bad" and a sample rate that is not reserved).
+  public static func recognizes(_ head: [UInt8]) -> Bool {
+    if head.starts(with: Array("ID3".utf8)) { return true }
+    guard head.count >= 3, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 else { return false }
+    let layer = (head[1] >> 1) & 0x3
+    let bitrate = head[2] >> 4
+    let rate = (head[2] >> 2) & 0x3
+    return layer != 0 && bitrate != 0xF && rate != 0x3
+  }
+
+  public static func open(path: String) throws -> any AudioDecoder {
+    try MP3Decoder(path: path)
   }
 }

@@ -22,7 +22,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   private struct Loaded {
     var track: Track
-    var decoder: MP3Decoder
+    var decoder: any AudioDecoder
   }
 
   /// Waiting for a lost audio server: a state of the one loop, which keeps taking commands.
@@ -306,11 +306,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   private func load(_ track: Track) -> Result<Loaded, AudioError> {
     do {
-      let decoder: MP3Decoder
+      let decoder: any AudioDecoder
       if track.location.isFileURL {
-        decoder = try MP3Decoder(path: track.location.path)
+        decoder = try AudioDecoders.open(path: track.location.path)
       } else {
-        decoder = try MP3Decoder(url: track.location) { [weak self] in self?.hasMail ?? true }
+        decoder = try AudioDecoders.open(url: track.location) { [weak self] in
+          self?.hasMail ?? true
+        }
       }
       return .success(Loaded(track: track, decoder: decoder))
     } catch let error as AudioError {

@@ -1,0 +1,89 @@
+import Foundation
+
+/// One audio format's decoder, as the player engine uses it (after cmus's
+/// `input_plugin_ops`): open, the PCM format, read PCM, seek to a sample, the duration, the
+/// gapless trim, close.
+///
+/// A decoder is used from one thread at a time (the player's). ``AudioDecoders`` chooses
+/// one for a file from its first bytes; a new format is one type that conforms, and one row
+/// in ``AudioDecoders/formats``.
+public protocol AudioDecoder: AnyObject {
+  /// A short name for messages: the path or the URL.
+  var name: String { get }
+  /// The PCM format the decoder writes (16-bit interleaved).
+  var format: AudioFormat { get }
+  /// The duration in seconds: exact when known, an estimate for a stream, or `nil`.
+  var duration: Double? { get }
+  /// Frames the decoder drops at the start and the end of the track (encoder delay and
+  /// padding) so tracks join without a gap; zero when it knows of none. A decoder applies
+  /// the trim itself: its reads, its position and its duration are already trimmed.
+  var gaplessTrim: (start: Int, end: Int) { get }
+  /// Whether the last read reached the end of the track.
+  var isAtEnd: Bool { get }
+  /// The decoder's position in seconds (what was decoded, not what was heard).
+  var position: Double { get }
+  /// Decodes into `buffer` and returns the bytes written; 0 with ``isAtEnd`` means the end.
+  /// `shouldStop` lets a stream waiting for data give up early (0 without the end).
+  func read(into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) throws -> Int
+  /// Seeks to `seconds`, sample-exactly where the format allows, and returns where it is.
+  @discardableResult
+  func seek(to seconds: Double) throws -> Double
+  /// Releases the decoder's file, stream and library state; reads after it return 0.
+  func close()
+}
+
+/// A format Refrain decodes: how its files begin, and how one is opened.
+public protocol AudioDecoderFormat {
+  /// The format's name for messages ("MP3").
+  static var formatName: String { get }
+  /// Whether a file starting with `head` (its first 64 bytes, or fewer) is in this format.
+  static func recognizes(_ head: [UInt8]) -> Bool
+  /// Opens the local file at `path`.
+  static func open(path: String) throws -> any AudioDecoder
+}
+
+/// The decoders Refrain has, chosen for a file from its first bytes, never from its name.
+public enum AudioDecoders {
+  /// Every format, in the order they are tried.
+  public static var formats: [any AudioDecoderFormat.Type] { [MP3Decoder.self] }
+
+  /// The name of a format recognised by its first bytes that no decoder here reads yet.
+  static func unsupportedFormat(_ head: [UInt8]) -> String? {
+    func at(_ offset: Int, _ text: String) -> Bool {
+      head.count >= offset + text.utf8.count
+        && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
+    }
+    if at(0, "fLaC") { return "FLAC" }
+    if at(0, "OggS") { return "Ogg" }
+    if at(0, "RIFF") && at(8, "WAVE") { return "WAV" }
+    if at(4, "ftyp") { return "MP4/M4A" }
+    return nil
+  }
+
+  /// Opens the local file at `path` with the decoder its first bytes call for. A file no
+  /// format claims goes to the MP3 decoder, which finds MP3 frames after junk (and says
+  /// clearly when there are none); a known format without a decoder is named in the error.
+  public static func open(path: String) throws -> any AudioDecoder {
+    let head = firstBytes(of: path)
+    if let format = formats.first(where: { $0.recognizes(head) }) {
+      return try format.open(path: path)
+    }
+    if let other = unsupportedFormat(head) {
+      throw AudioError.notMP3(name: path, detail: "\(other) audio, which Refrain cannot decode yet")
+    }
+    return try MP3Decoder.open(path: path)
+  }
+
+  /// Opens an HTTP(S) stream; streams are MP3 (the catalogs' previews and libraries).
+  public static func open(url: URL, shouldStop: @escaping () -> Bool) throws -> any AudioDecoder {
+    try MP3Decoder(url: url, shouldStop: shouldStop)
+  }
+
+  /// Up to the first 64 bytes of the file; none when it cannot be read (the decoder then
+  /// says why).
+  static func firstBytes(of path: String) -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+    defer { try? handle.close() }
+    return Array((try? handle.read(upToCount: 64)) ?? Data())
+  }
+}
