@@ -47,8 +47,43 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A top-level pane.
+  ///
+  /// Its key, tab label and help come from ``tab``: one table for the tab bar, the key map
+  /// and `Tab`'s cycle, so a new pane is its own type plus one row here.
   public enum Pane: String, Sendable, Hashable, CaseIterable {
     case home, search, library, player, queue, room
+
+    /// A pane's row in the tab table.
+    public struct Tab: Sendable, Hashable {
+      /// The key that shows it.
+      public var key: String
+      /// The tab bar's label.
+      public var title: String
+      /// What the help overlay says of the key.
+      public var help: String
+      /// Whether the pane exists only in a listening room.
+      public var onlyInRoom: Bool
+    }
+
+    /// The tab table's row of this pane.
+    public var tab: Tab {
+      switch self {
+      case .home: return Tab(key: "1", title: "Home", help: "Home pane", onlyInRoom: false)
+      case .search: return Tab(key: "2", title: "Search", help: "Search pane", onlyInRoom: false)
+      case .library:
+        return Tab(key: "3", title: "Library", help: "Library pane", onlyInRoom: false)
+      case .player: return Tab(key: "4", title: "Player", help: "Player pane", onlyInRoom: false)
+      case .queue: return Tab(key: "5", title: "Queue", help: "Queue view", onlyInRoom: false)
+      case .room:
+        return Tab(
+          key: "6", title: "Room", help: "Room view (in a listening room)", onlyInRoom: true)
+      }
+    }
+
+    /// The panes shown as tabs: every one, the room's only in a room.
+    public static func tabs(inRoom: Bool) -> [Pane] {
+      allCases.filter { inRoom || !$0.tab.onlyInRoom }
+    }
   }
 
   // Playback

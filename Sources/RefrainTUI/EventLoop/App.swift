@@ -238,7 +238,7 @@ public final class App {
       if target == .search { search.editing = search.query.isEmpty }
     case .nextPane:
       // The Room pane is in the cycle only in a room.
-      let all = Command.Pane.allCases.filter { $0 != .room || room != nil }
+      let all = Command.Pane.tabs(inRoom: room != nil)
       pane = all[((all.firstIndex(of: pane) ?? 0) + 1) % all.count]
       lyricsView = nil
     case .search(let query):

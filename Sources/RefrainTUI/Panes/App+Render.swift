@@ -68,13 +68,9 @@ extension App {
   }
 
   private func drawTabs(into grid: inout ScreenGrid, layout: inout FrameLayout) {
-    var names: [(Command.Pane, String)] = [
-      (.home, "1 Home"), (.search, "2 Search"), (.library, "3 Library"), (.player, "4 Player"),
-      (.queue, "5 Queue"),
-    ]
-    if room != nil { names.append((.room, "6 Room")) }
     var x = 0
-    for (target, name) in names {
+    for target in Command.Pane.tabs(inRoom: room != nil) {
+      let name = "\(target.tab.key) \(target.tab.title)"
       let used = grid.put(name, x: x, y: 0, style: target == pane ? .tabActive : .tabInactive)
       if used > 0 { layout.tabs.append((x..<(x + used), target)) }
       x += used + 2
