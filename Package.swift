@@ -59,10 +59,14 @@ let package = Package(
       name: "RefrainAudio",
       dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader"]
     ),
+    // The HTTP layer every online service shares: Endpoint, the client, the transport,
+    // retries, rate limits, the response cache and the digests services sign with.
+    .target(name: "RefrainHTTP", dependencies: ["RefrainCore", "CCurlLoader", "CGcrypt"]),
     .target(
       name: "RefrainCatalog",
       dependencies: [
-        "RefrainCore", "CCurlLoader", "CGcrypt", .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "RefrainHTTP", "CCurlLoader", "CGcrypt",
+        .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
@@ -104,7 +108,7 @@ let package = Package(
       name: "refrain",
       dependencies: [
         "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
-        "RefrainConfig", "RefrainArt", "RefrainDesktop", "RefrainTags",
+        "RefrainConfig", "RefrainArt", "RefrainDesktop", "RefrainTags", "RefrainHTTP",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ],
@@ -126,7 +130,8 @@ let package = Package(
       name: "RefrainTestSupport", dependencies: ["RefrainCore"], path: "Tests/RefrainTestSupport"),
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
     .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
-    .testTarget(name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainCore"]),
+    .testTarget(
+      name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainHTTP", "RefrainCore"]),
     // RefrainCatalog: the tests that run on a real SQLite library file.
     .testTarget(
       name: "RefrainTUITests",

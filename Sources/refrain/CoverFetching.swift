@@ -2,6 +2,7 @@ import Foundation
 import RefrainArt
 import RefrainCatalog
 import RefrainCore
+import RefrainHTTP
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -3,6 +3,7 @@ import Foundation
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainHTTP
 
 /// `refrain spotify`: log in to Spotify and bring the user's library into Refrain's.
 struct SpotifyCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import XCTest
 import RefrainCore
 
 @testable import RefrainCatalog
+@testable import RefrainHTTP
 
 final class HTTPClientBackoffTests: XCTestCase {
   // MARK: - Exponential backoff

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainHTTP
 
 /// A clock for tests: sleeping records the wait and moves time forward at once.
 final class FakeNetworkClock: @unchecked Sendable {

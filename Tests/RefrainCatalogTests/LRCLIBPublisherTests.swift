@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainHTTP
 
 /// LRCLIB's proof of work: the first number whose SHA-256 after the prefix is at most the
 /// target.

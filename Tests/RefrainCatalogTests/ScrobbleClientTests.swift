@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainHTTP
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

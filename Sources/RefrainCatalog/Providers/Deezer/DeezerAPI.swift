@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 /// The Deezer endpoints Refrain uses, built on the configured base URL.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 /// The online catalog: Deezer's public API (no sign-in), playing its 30-second MP3 previews.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainHTTP
 
 extension DeezerCatalogProvider {
   /// What every call reports when no base URL is configured.

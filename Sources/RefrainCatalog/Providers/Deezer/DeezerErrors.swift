@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 /// Deezer's error conventions: how to spot them and what they mean to the catalog.
 ///

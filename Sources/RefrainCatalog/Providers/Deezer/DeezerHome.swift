@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 /// Builds the Home pane from `/editorial/0/releases`, `/chart/0` and `/genre`.
 enum DeezerHome {

@@ -3,9 +3,9 @@ import Foundation
 /// Turns a decoding failure into one short line naming the field.
 ///
 /// For example: `missing "title" at data[2]`.
-enum DecodingErrorSummary {
+package enum DecodingErrorSummary {
   /// A one-line summary of any error thrown while decoding.
-  static func describe(_ error: any Error) -> String {
+  package static func describe(_ error: any Error) -> String {
     guard let error = error as? DecodingError else { return String(describing: error) }
     switch error {
     case .keyNotFound(let key, let context):

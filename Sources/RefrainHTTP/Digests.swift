@@ -1,9 +1,9 @@
 import CGcrypt
 
 /// SHA-256 and MD5 from libgcrypt, which libpulse already loads.
-enum Digests {
+package enum Digests {
   /// The digest of `bytes` into `output` (32 bytes for SHA-256, 16 for MD5).
-  static func hash(_ algorithm: gcry_md_algos, _ bytes: [UInt8], into output: inout [UInt8]) {
+  package static func hash(_ algorithm: gcry_md_algos, _ bytes: [UInt8], into output: inout [UInt8]) {
     _ = ready
     output.withUnsafeMutableBytes { out in
       bytes.withUnsafeBytes { input in
@@ -14,14 +14,14 @@ enum Digests {
   }
 
   /// SHA-256 of `bytes`.
-  static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+  package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: 32)
     hash(GCRY_MD_SHA256, bytes, into: &digest)
     return digest
   }
 
   /// MD5 of `bytes`.
-  static func md5(_ bytes: [UInt8]) -> [UInt8] {
+  package static func md5(_ bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: 16)
     hash(GCRY_MD_MD5, bytes, into: &digest)
     return digest

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

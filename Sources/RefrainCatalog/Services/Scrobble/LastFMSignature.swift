@@ -1,4 +1,5 @@
 import Foundation
+import RefrainHTTP
 
 /// Last.fm's request signature (`api_sig`): the MD5 of the signed parameters, sorted by
 /// name, each written as name then value with nothing between, followed by the shared

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainHTTP
 
 /// Spotify's Authorization Code flow with PKCE (S256), for a public client: the pieces
 /// that need no network, so they can be checked on their own.

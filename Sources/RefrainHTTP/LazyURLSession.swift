@@ -23,18 +23,18 @@ public struct NetworkUnavailable: Error, Sendable, Equatable, CustomStringConver
 ///
 /// On Linux, creating a session brings up libcurl and OpenSSL, about 8 MiB of resident
 /// memory; a player on the demo catalog or local files never needs it.
-final class LazyURLSession: @unchecked Sendable {
+package final class LazyURLSession: @unchecked Sendable {
   private let lock = NSLock()
   private var made: URLSession?
   private let configuration: @Sendable () -> URLSessionConfiguration
 
   /// Creates a holder that builds its session from `configuration` when first asked.
-  init(_ configuration: @escaping @Sendable () -> URLSessionConfiguration) {
+  package init(_ configuration: @escaping @Sendable () -> URLSessionConfiguration) {
     self.configuration = configuration
   }
 
   /// The session, created now if this is the first use; throws when libcurl is missing.
-  func session() throws(NetworkUnavailable) -> URLSession {
+  package func session() throws(NetworkUnavailable) -> URLSession {
     lock.lock()
     defer { lock.unlock() }
     if let made { return made }

@@ -1,6 +1,7 @@
 import CGcrypt
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
