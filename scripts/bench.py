@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
+import bench_build as bbd  # noqa: E402  (section 18: the edit–run loop)
 import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_room as brm  # noqa: E402  (section 15: listening rooms)
@@ -79,6 +80,9 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
 - **14, MPRIS** (`scripts/bench_mpris.py`): `Get` of `Metadata` and `Position`, and
   `PlayPause` to state, against cmus's MPRIS on the same private session bus; wake-ups
   while paused with MPRIS on.
+- **18, the edit–run loop** (`scripts/bench_build.py`): a fresh clone's `make release`
+  (what `make run` builds), then `make release`, `make rooms` and `make release` again
+  with nothing changed.
 
 "Heard" is read from the sink's monitor, recorded with `parec`: a tone change in the
 recording is placed to a sample by matching the decoded file, and the recording is put
@@ -1062,6 +1066,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(brm.summary_rows(R.get("rooms"), within))
     L.extend(bsp.summary_rows(R.get("spotify"), within))
     L.extend(bly.summary_rows(R.get("lyrics"), within))
+    L.extend(bbd.summary_rows(R.get("build"), within))
     add("")
 
     # ---- 1
@@ -1322,6 +1327,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(brm.sections(R.get("rooms"), cmdline))
     L.extend(bsp.sections(R.get("spotify"), cmdline))
     L.extend(bly.sections(R.get("lyrics"), cmdline))
+    L.extend(bbd.sections(R.get("build"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1394,7 +1400,8 @@ def main() -> int:
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
                          "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS), "
                          "15 (listening rooms), 16 (Spotify import and matching), "
-                         "17 (lyrics: stamp accuracy, lyric search, romanization)")
+                         "17 (lyrics: stamp accuracy, lyric search, romanization), "
+                         "18 (the edit–run loop: a fresh clone's build, and builds with nothing changed)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1405,7 +1412,8 @@ def main() -> int:
     if args.quick:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
-        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16", "17"}
+        {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16", "17",
+         "18"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1413,7 +1421,7 @@ def main() -> int:
         print(f"bench: no refrain binary at {binary}: build it (swift build -c release) or set REFRAIN_BIN",
               file=sys.stderr)
         return 1
-    if only - {"13", "16"} and (not STEPS.exists() or not STEPS_LRC.exists()):
+    if only - {"13", "16", "18"} and (not STEPS.exists() or not STEPS_LRC.exists()):
         print(f"bench: fixtures missing: run scripts/make-test-fixtures {rel(FIXTURES)}", file=sys.stderr)
         return 1
 
@@ -1475,6 +1483,8 @@ def main() -> int:
             R["spotify"] = bsp.run(ctx, quick=args.quick, log=log)
         if "17" in only:
             R["lyrics"] = bly.run(ctx, quick=args.quick, log=log)
+        if "18" in only:
+            R["build"] = bbd.run(ctx, quick=args.quick, log=log)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
         if "13" in only:
