@@ -141,7 +141,8 @@ let package = Package(
       ]),
     .testTarget(
       name: "RefrainSessionTests",
-      dependencies: ["RefrainSession", "RefrainCore", "RefrainTestSupport"]),
+      // RefrainCatalog: the tests that run on a real SQLite library file.
+      dependencies: ["RefrainSession", "RefrainCore", "RefrainCatalog", "RefrainTestSupport"]),
     .testTarget(name: "RefrainArtTests", dependencies: ["RefrainArt", "RefrainCore"]),
     .testTarget(
       name: "RefrainDesktopTests",
