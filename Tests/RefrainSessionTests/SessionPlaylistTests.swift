@@ -131,4 +131,42 @@ final class SessionPlaylistTests: XCTestCase {
     XCTAssertEqual(Session.expandingHome("/x/~/y"), "/x/~/y")
     XCTAssertEqual(Session.expandingHome("~user/x"), "~user/x")
   }
+
+  /// Runs finished background work until `condition` holds (about 5 s at most).
+  private func drain(_ session: Session, until condition: () -> Bool) {
+    let deadline = Date().addingTimeInterval(5)
+    while !condition(), Date() < deadline {
+      usleep(2_000)
+      session.drainInbox()
+    }
+  }
+
+  func testTheSavedSessionComesBackPausedWithItsModesAndPane() throws {
+    let library = try temporaryLibrary()
+    let first = makeSession(library)
+    let tracks = ["Morning", "Noon", "Night"].map { title in
+      CatalogTrack(
+        id: title, provider: "demo", title: title, artist: "Refrain Band", duration: 30,
+        streamURL: URL(fileURLWithPath: "/music/\(title).mp3"))
+    }
+    var played: Outcome?
+    first.play(tracks, startAt: 1, position: 0) { outcome, _ in played = outcome }
+    drain(first) { played != nil }
+    XCTAssertEqual(played, .done(message: nil))
+    first.playback.setVolume(40)
+    first.playback.cycleRepeat()
+    first.saveSession(openPane: "queue")
+    first.libraryCalls?.waitForAll()
+
+    let second = makeSession(library)
+    var pane: String?
+    second.restoreSession { saved in pane = saved.openPane }
+    drain(second) { pane != nil && second.playback.queue.count == 3 }
+    XCTAssertEqual(pane, "queue")
+    XCTAssertEqual(second.playback.queue.tracks.map(\.title), ["Morning", "Noon", "Night"])
+    XCTAssertEqual(second.playback.queue.current?.title, "Noon")
+    XCTAssertEqual(second.playback.volume, 40)
+    XCTAssertEqual(second.playback.queue.repeatMode, first.playback.queue.repeatMode)
+    XCTAssertNotEqual(second.playback.state, .playing, "a restored session waits for space")
+  }
 }
