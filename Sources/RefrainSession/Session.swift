@@ -206,6 +206,12 @@ public final class Session {
     notify(.lyricsChanged)
   }
 
+  /// Tells every front end why a command from a door that has no reply of its own (MPRIS,
+  /// media keys) was not carried out; nothing when it was.
+  public func announceFailure(of outcome: Outcome) {
+    if case .failed(let reason) = outcome { notify(.notice(reason, isError: true)) }
+  }
+
   func notify(_ event: SessionEvent) {
     for observer in observers { observer(event) }
   }

@@ -265,7 +265,7 @@ public final class MPRISServer {
   /// in a room, the room decides.
   private func open(_ uri: String) {
     guard let item = Self.queueItem(uri: uri) else { return }
-    session.add(item, playing: true)
+    session.announceFailure(of: session.add(item, playing: true))
   }
 
   /// What `queue add` takes for `uri`: the path of a `file://` URI, an `http(s)` URI as is.
