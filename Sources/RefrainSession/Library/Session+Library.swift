@@ -17,8 +17,9 @@ extension Session {
   }
 
   /// Applies a playlist edit in the background, after every library call asked for before,
-  /// then calls `then` on the session's thread with `ok`, or one line of JSON for `list`, `show` and
-  /// `create`.
+  /// then calls `then` on the session's thread with `ok`, or one line of JSON for `list`,
+  /// `show` and `create`. An edit is answered once committed, so an `ok` a client received
+  /// survives the process being killed right after.
   public func perform(_ edit: Command.PlaylistEdit, then: @escaping (Answer) -> Void) {
     guard let libraryCalls else {
       return then(.failure(CommandFailure("the library is not available")))
