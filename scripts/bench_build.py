@@ -113,7 +113,9 @@ def sections(R: dict | None, cmdline) -> list[str]:
           "that clone (Swift packages from the machine's package mirror; Debian packages already "
           "installed, so their step only checks). *Files compiled* counts SwiftPM's `Compiling` lines: "
           "0 means the step rebuilt nothing. Before this wave, `make run` on a fresh clone took 9 min 15 s "
-          "(it built refrain-room too), and a second one recompiled for 2–4 minutes.", "",
+          "(it built refrain-room too), and a second one recompiled for 2–4 minutes. On a new "
+          "machine `make run` first installs the Debian packages, which this figure leaves out. "
+          "Command: `python3 scripts/bench.py --only 18` (or `scripts/bench_build.py` alone).", "",
           "| step | seconds | files compiled | target | |", "| --- | ---: | ---: | --- | --- |"]
     for step in R["steps"]:
         goal = f"≤ {step['goal']:g} s" if step["goal"] is not None else "—"
