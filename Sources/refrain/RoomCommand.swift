@@ -21,10 +21,13 @@ struct RoomCommand: ParsableCommand {
       folder.appendingPathComponent("../lib/refrain/refrain-room").standardizedFileURL.path,
     ]
     for place in places where FileManager.default.isExecutableFile(atPath: place) { return place }
-    throw ValidationError(
-      "listening rooms need refrain-room beside refrain (looked in "
-        + places.joined(separator: " and ")
-        + "): build it with `make rooms` (about 5 minutes), or `make install`")
+    // One line, without the usage text a ValidationError adds: nothing was typed wrong.
+    FileHandle.standardError.write(
+      Data(
+        ("refrain: listening rooms need refrain-room beside refrain (looked in "
+          + places.joined(separator: " and ")
+          + "): build it with `make rooms` (about 5 minutes), or `make install`\n").utf8))
+    throw ExitCode(1)
   }
 }
 

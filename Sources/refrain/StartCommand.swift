@@ -38,7 +38,8 @@ struct StartCommand: ParsableCommand {
   /// The full-screen player's options as `refrain --help` shows them first, above the
   /// subcommands, with an example: read from this command's own help, so the two agree.
   static var playerHelp: String {
-    let own = helpMessage(columns: 100)
+    // 78 columns: `refrain --help` wraps its discussion at 80, and a wider line would break.
+    let own = helpMessage(columns: 78)
     let options =
       own.range(of: "OPTIONS:").map { String(own[$0.lowerBound...]) }?
       .split(separator: "\n", omittingEmptySubsequences: false)

@@ -209,3 +209,29 @@ def test_ctl_socket_drives_refrain_room_join(room, refrain_bin, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait(5)
+
+
+def test_help_shows_the_players_options_first_with_an_example(refrain_bin):
+    shown = subprocess.run([str(refrain_bin), "--help"], capture_output=True, text=True, timeout=10)
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout
+    for option in ("--provider", "--output", "--socket", "--room", "--token", "--name"):
+        assert option in text, f"{option} missing from refrain --help:\n{text}"
+    assert "refrain --room ws://HOST:7700/rooms/NAME --token T" in text
+    assert text.index("PLAYER OPTIONS") < text.index("SUBCOMMANDS"), text
+    assert all(len(line) <= 80 for line in text.splitlines() if "--" in line and "USAGE" not in line), text
+
+
+def test_rooms_without_refrain_room_say_in_one_line_how_to_get_it(refrain_bin, tmp_path):
+    lonely = tmp_path / "refrain"
+    lonely.write_bytes(refrain_bin.read_bytes())
+    lonely.chmod(0o755)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"))
+    for argv in (["room", "join", "ws://127.0.0.1:9/rooms/x", "--token", "t"],
+                 ["--room", "ws://127.0.0.1:9/rooms/x", "--token", "t"]):
+        run = subprocess.run([str(lonely), *argv], capture_output=True, text=True, timeout=10, env=env,
+                             stdin=subprocess.DEVNULL)
+        assert run.returncode == 1, run
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and "make rooms" in lines[0], run.stderr
