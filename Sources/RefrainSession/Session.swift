@@ -21,6 +21,11 @@ public enum SessionEvent: Sendable, Equatable {
   case libraryChanged
   /// Work a command started has finished (a save, an add): one line for a status line.
   case notice(String, isError: Bool)
+  /// Long work is under way (an import, a publish, a list loading): one line that stays
+  /// until the next notice; `nil` clears it.
+  case progress(String?)
+  /// Something a front end browses arrived (Home, search results, the library's lists).
+  case browsingChanged
 }
 
 /// Reads what a file's tags say about a track (title, artist, album, duration); runs off the
@@ -71,6 +76,12 @@ public final class Session {
   public var describe: TrackDescriber?
   /// The last tag read asked for; the next one is applied after it, so adds keep their order.
   private var describeTail: Task<Void, Never>?
+  /// What front ends browse: Home, the last search, the library's lists (Session+Browse).
+  public internal(set) var browsing = Browsing()
+  /// Whether a library import is running (one at a time).
+  var importRunning = false
+  /// Whether timed lyrics are being published (one at a time).
+  var publishing = false
   /// Where timed lyrics of a streamed track are kept (the lyrics cache the loader reads);
   /// `nil` where there is none.
   public var lyricsCache: LyricsCache?

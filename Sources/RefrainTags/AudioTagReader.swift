@@ -2,31 +2,67 @@ import Foundation
 import RefrainAudio
 import RefrainCatalog
 
-/// Reads tags for `refrain scan` and the room server's library: the fast pure-Swift reader
-/// first, the decoder when needed.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads a file's tags for `refrain scan`, the room server, a track queued by its path, MPRIS
+/// and the scrobbler: with the reader of the file's format, chosen from its first bytes as
+/// its decoder is (``AudioDecoders/formatName(ofHead:)``), never from its name.
 ///
-/// ``ID3TagReader`` reads only the tag and the first frames. When it cannot find the audio,
-/// or the file is variable-bitrate without a frame count (so only a full scan gives the
-/// length), `MP3Decoder` opens and scans the file; its tags fill any gap. With `exact`, every
-/// file goes through the decoder, which also proves each file decodes.
+/// MP3 is the one format today (``MP3TagReader``); each next format adds one reader to
+/// ``readers``. A file in a format without one gets an error that names the format.
 public struct AudioTagReader: TagReader {
-  /// Whether every file is scanned by the decoder.
+  /// Whether every file is proved by its decoder, which also gives the exact duration.
   public var exact: Bool
 
-  /// Creates a reader; `exact` sends every file through the decoder.
+  /// Creates a reader; `exact` sends every file through its decoder.
   public init(exact: Bool = false) { self.exact = exact }
+
+  /// The tag reader of each format, by the decoders' format name.
+  var readers: [String: any TagReader] { ["MP3": MP3TagReader(exact: exact)] }
 
   public func readTags(atPath path: String) throws -> LocalTrackInfo {
     try readStampedTags(atPath: path).0
   }
 
-  /// The tags, with the size and modification time ``ID3TagReader`` saw when it read them.
   public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
-    let (fast, stamp) = (try? ID3TagReader().readStampedTags(atPath: path)) ?? (nil, nil)
-    return try complete(fast, stamp, path: path)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    return try readStampedTags(atPath: path, descriptor: descriptor)
   }
 
   public func readStampedTags(atPath path: String, descriptor: Int32) throws
+    -> (LocalTrackInfo, FileStamp?)
+  {
+    var head = [UInt8](repeating: 0, count: 64)
+    let count = pread(descriptor, &head, head.count, 0)
+    guard count >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
+    let format = AudioDecoders.formatName(ofHead: Array(head.prefix(count)))
+    guard let reader = readers[format] else {
+      throw TagReadError("\(format) audio, whose tags Refrain cannot read yet")
+    }
+    return try reader.readStampedTags(atPath: path, descriptor: descriptor)
+  }
+}
+
+/// The tags of an MP3 file: the fast pure-Swift ID3 reader first, the decoder when needed.
+///
+/// ``ID3TagReader`` reads only the tag and the first frames. When it cannot find the audio,
+/// or the file is variable-bitrate without a frame count (so only a full scan gives the
+/// length), `MP3Decoder` opens and scans the file; its tags fill any gap. With `exact`, every
+/// file goes through the decoder, which also proves each file decodes.
+struct MP3TagReader: TagReader {
+  var exact: Bool
+
+  func readTags(atPath path: String) throws -> LocalTrackInfo {
+    try readStampedTags(atPath: path).0
+  }
+
+  func readStampedTags(atPath path: String, descriptor: Int32) throws
     -> (LocalTrackInfo, FileStamp?)
   {
     let reader = ID3TagReader()

@@ -5,6 +5,7 @@ import RefrainCatalog
 import RefrainCore
 import RefrainDesktop
 import RefrainSession
+import RefrainTags
 
 /// Wires the desktop front ends (MPRIS) into a session: the details look-up (tags, and the
 /// cover in the same cache the full-screen player fills) and the log.
@@ -36,7 +37,7 @@ enum DesktopFrontEnds {
     return { track in
       var details = TrackDetails()
       if track.location.isFileURL,
-        let tags = try? ID3TagReader().readTags(atPath: track.location.path)
+        let tags = try? AudioTagReader().readTags(atPath: track.location.path)
       {
         details.title = tags.title
         details.artist = tags.artist

@@ -174,7 +174,7 @@ final class HeadlessRoomMember {
       warn(message)
     case .notice(let text, _):
       warn(text)
-    case .lyricsChanged, .libraryChanged:
+    case .lyricsChanged, .libraryChanged, .progress, .browsingChanged:
       break
     }
   }

@@ -182,7 +182,7 @@ final class HeadlessSession {
       FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
     case .notice(let text, _):
       warn(text)
-    case .lyricsChanged, .libraryChanged:
+    case .lyricsChanged, .libraryChanged, .progress, .browsingChanged:
       break
     }
   }

@@ -4,6 +4,7 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 import RefrainSession
+import RefrainTags
 
 /// The scrobbling of one run, built from the configuration: which services are on, their
 /// clients and the send loop over the library's queue.
@@ -97,11 +98,11 @@ struct ScrobbleSetup {
 }
 
 extension ScrobbleSetup {
-  /// `track` with the title, artist and album of its ID3 tags, for a local file without an
+  /// `track` with the title, artist and album of its tags, for a local file without an
   /// artist (given by path: `refrain play FILE`, `refrain ctl queue add FILE`).
   static func withTags(_ track: Track) -> Track {
     guard track.artist == nil, track.location.isFileURL,
-      let info = try? ID3TagReader().readTags(atPath: track.location.path)
+      let info = try? AudioTagReader().readTags(atPath: track.location.path)
     else { return track }
     var tagged = track
     if let title = info.title, !title.isEmpty { tagged.title = title }

@@ -26,6 +26,16 @@ final class AudioDecodersTests: XCTestCase {
     XCTAssertFalse(MP3Decoder.recognizes([]))
   }
 
+  func testFormatNamesComeFromTheHead() {
+    XCTAssertEqual(AudioDecoders.formatName(ofHead: Array("ID3".utf8) + [3, 0, 0]), "MP3")
+    XCTAssertEqual(AudioDecoders.formatName(ofHead: Array("fLaC".utf8)), "FLAC")
+    XCTAssertEqual(AudioDecoders.formatName(ofHead: Array("OggS".utf8)), "Ogg")
+    XCTAssertEqual(
+      AudioDecoders.formatName(ofHead: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)),
+      "WAV")
+    XCTAssertEqual(AudioDecoders.formatName(ofHead: Array("junk".utf8)), "MP3", "junk: MP3's")
+  }
+
   func testAnMP3WithAnotherNameIsDecodedAsMP3() throws {
     let renamed = folder.appendingPathComponent("steps.flac")
     try FileManager.default.copyItem(

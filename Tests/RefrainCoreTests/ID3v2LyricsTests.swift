@@ -297,6 +297,19 @@ final class ID3v2LyricsTests: XCTestCase {
     XCTAssertEqual(try ID3v2Lyrics.read(from: url).text, "short file")
   }
 
+  func test_tagFormats_chooseByFirstBytes_notByName() throws {
+    let uslt = TagBytes.frame(
+      "USLT", TagBytes.uslt("[00:01.00]by its head", encoding: 3), version: 4)
+    let tagged = try write("tagged.flac", TagBytes.tag(version: 4, frames: [uslt]))
+    let format = try TagFormats.format(of: tagged)
+    XCTAssertEqual(format.name, "ID3v2")
+    XCTAssertEqual(try format.lyrics(in: tagged).text, "[00:01.00]by its head")
+    // A file no format claims is read as ID3v2, and holds nothing.
+    let flac = try write("real.mp3", Array("fLaC".utf8) + [0, 0, 0, 34])
+    XCTAssertEqual(try TagFormats.format(of: flac).lyrics(in: flac), EmbeddedLyrics())
+    XCTAssertThrowsError(try TagFormats.format(of: tagged.appendingPathExtension("gone")))
+  }
+
   func test_read_fileWithoutATag_isEmpty_andAMissingFileThrows() throws {
     let mpeg = try write("plain.mp3", [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 400))
     XCTAssertEqual(try ID3v2Lyrics.read(from: mpeg), ID3v2Lyrics())

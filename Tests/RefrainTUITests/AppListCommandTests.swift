@@ -59,7 +59,7 @@ final class AppListCommandTests: XCTestCase {
   func testAListThatFailsToLoadSaysSo() throws {
     let harness = try home()
     let missing = PlaylistSummary(id: "gone", provider: "fake", title: "Gone Playlist")
-    harness.app.loadTracks(of: .playlist(missing)) { _, _ in XCTFail("nothing was loaded") }
+    harness.app.session.loadTracks(of: .playlist(missing)) { _ in XCTFail("nothing was loaded") }
     harness.waitFor("the error") {
       status(harness)?.hasPrefix("Gone Playlist could not load") == true
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainSession
 import XCTest
 
 @testable import RefrainTUI
@@ -10,23 +11,25 @@ final class PaneTests: XCTestCase {
   // MARK: - The list pane
 
   private func content(queue: PlayQueue = PlayQueue(), library: Bool = true) -> ListContent {
-    ListContent(
-      providerName: "fake",
-      home: [
-        HomeSection(
-          id: "new", title: "New releases", kind: .other,
-          items: [
-            .track(FakeCatalog.umbrella), .track(FakeCatalog.firstSnow),
-            .album(FakeCatalog.letters),
-          ])
-      ], homeState: "", search: SearchState(), libraryAvailable: library,
-      librarySnapshot: LibrarySnapshot(
-        playlists: [
-          LibraryPlaylist(
-            id: 7, name: "Night walk", trackCount: 2, createdAt: Date(timeIntervalSince1970: 0),
-            updatedAt: Date(timeIntervalSince1970: 0))
-        ], recentSearches: []), libraryReadError: nil, queue: queue,
-      catalogTrack: { CatalogTrack(id: $0.id, provider: "file", title: $0.title) })
+    var browsing = Browsing()
+    browsing.home = [
+      HomeSection(
+        id: "new", title: "New releases", kind: .other,
+        items: [
+          .track(FakeCatalog.umbrella), .track(FakeCatalog.firstSnow),
+          .album(FakeCatalog.letters),
+        ])
+    ]
+    browsing.homeState = ""
+    browsing.library = LibrarySnapshot(
+      playlists: [
+        LibraryPlaylist(
+          id: 7, name: "Night walk", trackCount: 2, createdAt: Date(timeIntervalSince1970: 0),
+          updatedAt: Date(timeIntervalSince1970: 0))
+      ], recentSearches: [])
+    return ListContent(
+      providerName: "fake", browsing: browsing, searchBox: SearchBox(), libraryAvailable: library,
+      queue: queue, catalogTrack: { CatalogTrack(id: $0.id, provider: "file", title: $0.title) })
   }
 
   func testEnterOnATrackRowAsksTheShellToActivateItAndChangesNothingElse() {

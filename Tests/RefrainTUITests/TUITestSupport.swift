@@ -239,7 +239,9 @@ final class TUIHarness {
 
   /// Waits until Home has loaded its sections (or its error).
   func waitForHome(file: StaticString = #filePath, line: UInt = #line) {
-    waitFor("Home to load", file: file, line: line) { !app.homeState.hasPrefix("Loading") }
+    waitFor("Home to load", file: file, line: line) {
+      !app.session.browsing.homeState.hasPrefix("Loading")
+    }
   }
 
   /// Waits until every library call the app asked for has answered and been applied.
@@ -249,7 +251,9 @@ final class TUIHarness {
 
   /// Waits until every kind of search answered.
   func waitForSearch(file: StaticString = #filePath, line: UInt = #line) {
-    waitFor("the search results", file: file, line: line) { app.search.pending == 0 }
+    waitFor("the search results", file: file, line: line) {
+      app.session.browsing.search.pending == 0
+    }
   }
 
   // MARK: Keys

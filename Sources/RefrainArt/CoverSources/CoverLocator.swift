@@ -115,11 +115,13 @@ public final class CoverLocator: Sendable {
 
   // MARK: - Sources
 
-  /// The embedded front cover of `audio`; `nil` when the tag has no picture.
+  /// The embedded front cover of `audio`, in whichever tag format it has; `nil` when its
+  /// tags have no picture.
   func embedded(in audio: URL) throws(CoverError) -> LocatedCover? {
-    let found: ID3v2Pictures.Found
+    let found: EmbeddedCover
     do {
-      found = try ID3v2Pictures.frontCover(in: audio, maxPictureBytes: limits.maxBytes)
+      found = try TagFormats.format(of: audio).frontCover(
+        in: audio, maxPictureBytes: limits.maxBytes)
     } catch {
       throw .fileFailed(path: audio.path, reason: error.localizedDescription)
     }

@@ -60,6 +60,13 @@ public enum AudioDecoders {
     return nil
   }
 
+  /// The name of the format a file starting with `head` is in: a decoder's, a known format
+  /// without one ("FLAC"), or "MP3" for a file no format claims (the MP3 decoder's, which
+  /// finds frames after junk).
+  public static func formatName(ofHead head: [UInt8]) -> String {
+    formats.first { $0.recognizes(head) }?.formatName ?? unsupportedFormat(head) ?? "MP3"
+  }
+
   /// Opens the local file at `path` with the decoder its first bytes call for. A file no
   /// format claims goes to the MP3 decoder, which finds MP3 frames after junk (and says
   /// clearly when there are none); a known format without a decoder is named in the error.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads the lyrics stored in the ID3v2 tag of the track's own file.
+/// Reads the lyrics stored in the tags of the track's own file, in whichever format
+/// ``TagFormats`` finds there.
 ///
 /// The tag is read only when the source is asked, so a disabled source, or synced lyrics from
 /// an earlier one, costs no file access. In order of preference: USLT text written as LRC
@@ -21,11 +22,11 @@ public struct EmbeddedLyricsSource: LyricsSource {
     if query.embeddedText == nil, query.embeddedSynced == nil, let fileURL = query.fileURL,
       fileURL.isFileURL
     {
-      guard let tag = try? ID3v2Lyrics.read(from: fileURL) else {
+      guard let tag = try? TagFormats.format(of: fileURL).lyrics(in: fileURL) else {
         return .notFound(reasons: ["the file's tags could not be read"])
       }
       text = tag.text
-      synced = tag.synced.map { (ms: $0.ms, text: $0.text) }
+      synced = tag.synced
     }
     let parsed = text.map(LRCParser.parse)
     if let parsed, parsed.isSynced, !parsed.lines.isEmpty {

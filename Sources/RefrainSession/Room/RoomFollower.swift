@@ -286,3 +286,23 @@ public final class RoomFollower {
     return object
   }
 }
+
+extension RoomFollower.Update {
+  /// What a status line says about this news, cleaned for the terminal; `nil` for news a
+  /// front end shows elsewhere (members, the queue, playback, corrections).
+  public var statusLine: (text: String, isError: Bool)? {
+    let clean = TerminalSanitizer.clean
+    switch self {
+    case .notice(let text): return (clean(text), false)
+    case .error(_, let message): return (clean(message), true)
+    case .joined(let welcome): return ("joined room \(clean(welcome.room))", false)
+    case .link(.lost, let reason):
+      let why = clean(reason ?? "the connection ended")
+      return ("room lost (\(why)): playing on, reconnecting", true)
+    case .link(.refused, let reason):
+      return (clean(reason ?? "the room refused this member"), true)
+    case .chat(let message): return ("\(clean(message.from)): \(clean(message.text))", false)
+    case .link(.connected, _), .members, .queue, .state, .history, .corrected: return nil
+    }
+  }
+}

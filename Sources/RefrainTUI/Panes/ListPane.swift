@@ -1,6 +1,7 @@
 import Foundation
 import RefrainArt
 import RefrainCore
+import RefrainSession
 
 /// A selectable row in a list pane.
 struct ListRow {
@@ -69,51 +70,16 @@ struct ListCursor {
   }
 }
 
-/// A detail view pushed on a pane: album, artist, playlist, genre, or a library list.
+/// A detail view pushed on a pane: album, artist, playlist, genre, or a library list, with
+/// its own cursor.
 struct DetailState {
-  enum Content {
-    case loading(String)
-    case failed(String)
-    case album(AlbumDetail)
-    case artist(ArtistDetail)
-    case playlist(PlaylistDetail)
-    case genre(GenreDetail)
-    case libraryPlaylist(LibraryPlaylist, [PlaylistEntry])
-    case tracks(String, [CatalogTrack])
-  }
-
-  var content: Content
+  var content: CatalogDetail
   var cursor = ListCursor()
 
-  var title: String {
-    switch content {
-    case .loading(let what): return what
-    case .failed: return "Error"
-    case .album(let detail): return detail.album.title
-    case .artist(let detail): return detail.artist.name
-    case .playlist(let detail): return detail.playlist.title
-    case .genre(let detail): return detail.genre.name
-    case .libraryPlaylist(let playlist, _): return playlist.name
-    case .tracks(let title, _): return title
-    }
-  }
+  var title: String { content.title }
 
   /// The tracks "play all" queues.
-  var tracks: [CatalogTrack] {
-    switch content {
-    case .album(let detail): return detail.tracks
-    case .artist(let detail): return detail.topTracks
-    case .playlist(let detail): return detail.tracks.items
-    case .libraryPlaylist(_, let entries): return entries.map(\.track)
-    case .tracks(_, let tracks): return tracks
-    case .genre(let detail):
-      return detail.sections.flatMap(\.items).compactMap {
-        if case .track(let track) = $0 { return track }
-        return nil
-      }
-    case .loading, .failed: return []
-    }
-  }
+  var tracks: [CatalogTrack] { content.tracks }
 }
 
 /// What the list panes are drawn from.
@@ -122,15 +88,12 @@ struct DetailState {
 /// building rows from it reads nothing else.
 struct ListContent {
   var providerName: String
-  var home: [HomeSection]
-  var homeState: String
-  var search: SearchState
+  /// Home, the last search and the library's lists, as the session last read them.
+  var browsing: Browsing
+  /// The search box: what is typed, and whether it has focus.
+  var searchBox: SearchBox
   /// Whether the library file could be opened.
   var libraryAvailable: Bool
-  /// What the panes show from the library; `nil` until the first read finished.
-  var librarySnapshot: LibrarySnapshot?
-  /// Why the last read of the library failed, until one succeeds.
-  var libraryReadError: String?
   var queue: PlayQueue
   /// The catalog track a queued track came from (for adding or saving a queue entry).
   var catalogTrack: (Track) -> CatalogTrack
@@ -147,9 +110,53 @@ enum SelectionTracks {
   /// An album, artist, playlist or genre row that was never opened: fetched first.
   case fetch(CatalogItem)
   /// A library playlist, the liked tracks or the history: read from the library first.
-  case library(LibraryTracksRead)
+  case library(LibraryList)
   /// Nothing to add: a header, a recent search, the "new playlist" row.
   case nothing
+}
+
+/// What makes one list pane differ from another: its own rows, what it draws above them,
+/// and the edits of its own rows. Home, Search, Library and Queue are one each.
+protocol ListSource {
+  /// The pane's own rows, under any detail view pushed on it.
+  func rows(_ content: ListContent) -> [ListRow]
+  /// Draws what goes above the rows (Search's box) at the top of `area`; returns the rows
+  /// it used.
+  func header(_ content: ListContent, into grid: inout ScreenGrid, in area: Rect) -> Int
+  /// Handles an edit of the selected row (remove, move, rename, delete); `.ignored` when the
+  /// row is not this pane's to edit.
+  func edit(
+    _ command: Command, on action: ListRow.Action, cursor: inout ListCursor, rows: [ListRow]
+  )
+    -> PaneResult
+}
+
+extension ListSource {
+  func header(_ content: ListContent, into grid: inout ScreenGrid, in area: Rect) -> Int { 0 }
+  func edit(
+    _ command: Command, on action: ListRow.Action, cursor: inout ListCursor, rows: [ListRow]
+  )
+    -> PaneResult
+  { .ignored }
+}
+
+/// The list under a pane that has none of its own (the Player pane's detail views).
+struct NoRows: ListSource {
+  func rows(_ content: ListContent) -> [ListRow] { [] }
+}
+
+extension Command.Pane {
+  /// The list this pane shows: one row per list pane, and none for Player and Room, which
+  /// draw themselves (PlayerPane, RoomPane).
+  var listSource: any ListSource {
+    switch self {
+    case .home: return HomePane()
+    case .search: return SearchPane()
+    case .library: return LibraryPane()
+    case .queue: return QueuePane()
+    case .player, .room: return NoRows()
+    }
+  }
 }
 
 /// A list pane: Home, Search, Library or Queue (and the Player pane's detail views), with
@@ -157,16 +164,16 @@ enum SelectionTracks {
 ///
 /// Its rows and its drawing are functions of a ``ListContent``; its command handler changes
 /// only the pane and returns what the shell must do (``PaneResult``).
-struct ListPane {
-  /// Which pane this is.
-  let kind: Command.Pane
+struct ListPane: Pane {
+  /// The pane's own rows and edits.
+  let source: any ListSource
   /// The cursor over the pane's own rows, kept while detail views are open.
   var rootCursor = ListCursor()
   /// The detail views pushed on the pane, the last one on top.
   var details: [DetailState] = []
 
-  /// Creates the pane with nothing pushed.
-  init(_ kind: Command.Pane) { self.kind = kind }
+  /// Creates `pane`'s list with nothing pushed.
+  init(_ pane: Command.Pane) { source = pane.listSource }
 
   /// Whether a detail view is open.
   var hasDetail: Bool { !details.isEmpty }
@@ -183,21 +190,12 @@ struct ListPane {
     }
   }
 
-  /// How many of the latest plays "Recently played" lists.
-  static let historyLength = 50
-
   // MARK: - Rows
 
   /// The rows on top: the open detail view's, or the pane's own.
   func rows(_ content: ListContent) -> [ListRow] {
     if let detail = details.last { return Self.rows(for: detail) }
-    switch kind {
-    case .home: return Self.homeRows(content)
-    case .search: return Self.searchRows(content)
-    case .library: return Self.libraryRows(content)
-    case .queue: return Self.queueRows(content.queue)
-    case .player, .room: return []
-    }
+    return source.rows(content)
   }
 
   static func itemRow(_ item: CatalogItem) -> ListRow {
@@ -227,105 +225,6 @@ struct ListPane {
         detail: match.ms.map { ClockText.minutesSeconds(Double($0) / 1000) } ?? "",
         style: match.track.isPlayable ? .normal : .dim, action: .item(item))
     }
-  }
-
-  private static func homeRows(_ content: ListContent) -> [ListRow] {
-    guard !content.home.isEmpty else {
-      return [ListRow(text: content.homeState, style: .dim, isHeader: true)]
-    }
-    var rows: [ListRow] = []
-    for section in content.home {
-      rows.append(.header(section.title))
-      rows += section.items.map(itemRow)
-    }
-    return rows
-  }
-
-  private static func searchRows(_ content: ListContent) -> [ListRow] {
-    let search = content.search
-    if search.query.isEmpty {
-      let recent = content.librarySnapshot?.recentSearches ?? []
-      guard !recent.isEmpty else {
-        return [
-          ListRow(
-            text: "Press / and type to search \(content.providerName).", style: .dim,
-            isHeader: true)
-        ]
-      }
-      return [.header("Recent searches")]
-        + recent.map { ListRow(text: $0, action: .recentSearch($0)) }
-    }
-    var rows: [ListRow] = []
-    let titles: [(SearchKind, String)] = [
-      (.track, "Tracks"), (.album, "Albums"), (.artist, "Artists"), (.playlist, "Playlists"),
-      (.lyric, "Lyrics"),
-    ]
-    for (kind, title) in titles {
-      guard let items = search.results[kind], !items.isEmpty else { continue }
-      rows.append(.header(title))
-      rows += items.map(itemRow)
-    }
-    if rows.isEmpty {
-      let text =
-        search.pending > 0
-        ? "Searching…"
-        : search.error.map { "Search failed: \($0)" } ?? "No results for \(search.query)"
-      rows.append(ListRow(text: text, style: search.error == nil ? .dim : .error, isHeader: true))
-    }
-    return rows
-  }
-
-  /// The Library pane, from the snapshot; until the first read, its header says why no
-  /// playlist is listed (rows keep their places when they arrive).
-  private static func libraryRows(_ content: ListContent) -> [ListRow] {
-    guard content.libraryAvailable else {
-      return [
-        ListRow(text: "The library database is not available.", style: .error, isHeader: true)
-      ]
-    }
-    guard let snapshot = content.librarySnapshot else {
-      let header =
-        content.libraryReadError.map {
-          ListRow(text: "Playlists: \($0)", style: .error, isHeader: true)
-        } ?? .header("Playlists (loading…)")
-      return [header] + collectionRows
-    }
-    var rows: [ListRow] = [.header("Playlists")]
-    for playlist in snapshot.playlists {
-      rows.append(
-        ListRow(
-          text: "≡ \(playlist.name)", detail: "\(playlist.trackCount) tracks",
-          action: .libraryPlaylist(playlist)))
-    }
-    return rows + collectionRows
-  }
-
-  /// The Library pane below its playlists: "new playlist", then the collection.
-  private static let collectionRows: [ListRow] = [
-    ListRow(text: "+ New playlist (c)", style: .dim, action: .newPlaylist),
-    .header("Collection"),
-    ListRow(text: "♥ Liked tracks", action: .likedTracks),
-    ListRow(text: "◉ Saved albums", action: .savedAlbums),
-    ListRow(text: "↺ Recently played", action: .history),
-  ]
-
-  static func queueRows(_ queue: PlayQueue) -> [ListRow] {
-    guard !queue.isEmpty else {
-      return [
-        ListRow(
-          text: "The queue is empty: press a on a track or P on a list.", style: .dim,
-          isHeader: true)
-      ]
-    }
-    return [.header("Queue (\(queue.count))")]
-      + queue.tracks.enumerated().map { index, track in
-        let current = index == queue.currentIndex
-        let reason = queue.unplayableReason(at: index)
-        return ListRow(
-          text: "\(current ? "▶ " : "  ")\(track.title)\(track.artist.map { " — \($0)" } ?? "")",
-          detail: reason == nil ? ClockText.minutesSeconds(track.duration) : "unplayable",
-          style: current ? .current : (reason == nil ? .normal : .dim), action: .queueEntry(index))
-      }
   }
 
   private static func rows(for detail: DetailState) -> [ListRow] {
@@ -395,20 +294,20 @@ struct ListPane {
     case .queueEntry:
       if case .track(let track)? = selectedItem(in: rows, content) { return .now([track]) }
       return .nothing
-    case .libraryPlaylist(let playlist):
-      return .library {
-        try $0.entries(inPlaylist: playlist.id, offset: 0, limit: nil).map(\.track)
-      }
-    case .likedTracks: return .library { try $0.likedTracks() }
-    case .history:
-      let limit = Self.historyLength
-      return .library { try $0.playHistory(limit: limit).map(\.track) }
+    case .libraryPlaylist(let playlist): return .library(.playlist(playlist))
+    case .likedTracks: return .library(.liked)
+    case .history: return .library(.history(limit: LibraryPane.historyLength))
     case .none, .playAll: return openList.isEmpty ? .nothing : .now(openList)
     case .recentSearch, .savedAlbums, .newPlaylist: return .nothing
     }
   }
 
   // MARK: - Commands
+
+  /// Handles a command on the rows `content` gives (see ``handle(_:rows:page:_:)``).
+  mutating func handle(_ command: Command, model content: ListContent, page: Int) -> PaneResult {
+    handle(command, rows: rows(content), page: page, content)
+  }
 
   /// Handles a list command: moves and "back" change the pane; everything that reads or
   /// writes the catalog, the library or the queue comes back as an effect for the shell.
@@ -452,17 +351,13 @@ struct ListPane {
     }
   }
 
-  /// The queue's and the library playlists' edits on the selected row.
+  /// The edits of the selected row: the pane's own first (queue entries, playlists), then
+  /// those of an open library playlist's entries, on whichever pane it is open.
   private mutating func handleEdit(_ command: Command, rows: [ListRow]) -> PaneResult {
-    switch (command, selectedAction(in: rows)) {
-    case (.remove, .queueEntry(let index)):
-      return .effect(.removeFromQueue(index))
-    case (.moveItemDown, .queueEntry(let index)):
-      cursor.move(.down, rows: rows, page: 1)
-      return .effect(.moveInQueue(from: index, to: index + 1))
-    case (.moveItemUp, .queueEntry(let index)):
-      cursor.move(.up, rows: rows, page: 1)
-      return .effect(.moveInQueue(from: index, to: index - 1))
+    let action = selectedAction(in: rows)
+    let own = source.edit(command, on: action, cursor: &cursor, rows: rows)
+    guard case .ignored = own else { return own }
+    switch (command, action) {
     case (.remove, .playlistEntry(let entry, let id)):
       return .effect(.removeFromPlaylist(entry, playlistID: id))
     case (.moveItemDown, .playlistEntry(let entry, let id)):
@@ -472,10 +367,6 @@ struct ListPane {
       guard entry.position > 0 else { return .handled }
       cursor.selection -= 1
       return .effect(.moveInPlaylist(entry, playlistID: id, to: entry.position - 1))
-    case (.rename(let name?), .libraryPlaylist(let playlist)):
-      return .effect(.renamePlaylist(playlist.id, to: name))
-    case (.delete, .libraryPlaylist(let playlist)), (.rename(nil), .libraryPlaylist(let playlist)):
-      return .overlay(Self.question(command, about: playlist))
     case (.rename(nil), _), (.delete, _):
       guard case .libraryPlaylist(let playlist, _)? = details.last?.content else { return .ignored }
       return .overlay(Self.question(command, about: playlist))
@@ -485,7 +376,7 @@ struct ListPane {
   }
 
   /// What delete or rename asks about a playlist before doing it.
-  private static func question(_ command: Command, about playlist: LibraryPlaylist) -> Overlay {
+  static func question(_ command: Command, about playlist: LibraryPlaylist) -> Overlay {
     if command == .delete {
       return .confirm(
         question: "Delete the playlist \(playlist.name)? (y/n)",
@@ -550,6 +441,13 @@ struct ListPane {
     grid.put(facts, x: x, y: y + 3, maxWidth: width, style: .dim)
   }
 
+  /// Draws the rows `content` gives (see ``render(rows:_:into:in:layout:)``).
+  func render(
+    _ content: ListContent, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
+  ) {
+    render(rows: rows(content), content, into: &grid, in: rect, layout: &layout)
+  }
+
   /// Draws the pane into `area`, writing nothing but `grid` and `layout.list`.
   ///
   /// The search line on Search, the open detail's title, then the rows around the cursor.
@@ -558,12 +456,9 @@ struct ListPane {
     layout: inout FrameLayout
   ) {
     var rect = area
-    if kind == .search && !hasDetail {
-      let search = content.search
-      let prompt = search.editing ? "/ \(search.editor.text)▏" : "/ \(search.query)"
-      grid.put(
-        prompt, x: 1, y: rect.y, maxWidth: rect.width - 2, style: search.editing ? .accent : .dim)
-      rect = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
+    if !hasDetail {
+      let used = source.header(content, into: &grid, in: rect)
+      rect = Rect(x: rect.x, y: rect.y + used, width: rect.width, height: rect.height - used)
     }
     if let detail = details.last {
       grid.put("‹ \(detail.title)", x: 1, y: rect.y, maxWidth: rect.width - 2, style: .accent)

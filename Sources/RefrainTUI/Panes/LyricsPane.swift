@@ -48,7 +48,7 @@ struct LyricsModel {
 ///
 /// Its render is a function of its state and a ``LyricsModel``; its command handler changes
 /// only the view and returns what the shell must do.
-struct LyricsPane {
+struct LyricsPane: Pane {
   var seekMode = true
   /// The line the user moved to while scrolled; `nil` while nothing was chosen.
   var selection: Int?
@@ -60,6 +60,7 @@ struct LyricsPane {
 
   /// Handles a command of the lyrics view; `page` is the visible height, for page moves.
   mutating func handle(_ command: Command, model: LyricsModel, page: Int) -> PaneResult {
+    if let sync = model.sync { return handle(command, timing: sync, page: page) }
     let stops = model.stops
     let count = stops.count
     let current = model.current
@@ -69,16 +70,8 @@ struct LyricsPane {
       // While following, a move starts from the highlighted line (before the first: -1).
       // The cursor moves between originals: a translation goes with its line.
       let from = (following ? nil : selection) ?? current
-      var index = from.flatMap { line in stops.lastIndex { $0 <= line } } ?? -1
-      switch move {
-      case .down, .right: index += 1
-      case .up, .left: index -= 1
-      case .pageDown: index += max(1, page / 2)
-      case .pageUp: index -= max(1, page / 2)
-      case .top: index = 0
-      case .bottom: index = count - 1
-      }
-      selection = stops[max(0, min(count - 1, index))]
+      let index = from.flatMap { line in stops.lastIndex { $0 <= line } } ?? -1
+      selection = stops[Self.step(from: index, move, page: page, count: count)]
       following = false
       return .handled
     case .seekMode:
@@ -110,6 +103,56 @@ struct LyricsPane {
     default:
       return .ignored
     }
+  }
+
+  /// Handles a key while the session is timing the lyrics: Space stamps, j/k choose a line
+  /// from the last stamped, `[`/`]` move the chosen line's stamp by 50 ms, Enter plays from
+  /// 1 s before it, and leaving with stamps asks first. Other commands keep their meaning.
+  private mutating func handle(_ command: Command, timing sync: LyricsSync, page: Int)
+    -> PaneResult
+  {
+    // The line `[`, `]` and Enter act on: the one chosen with j/k, else the last stamped.
+    let target =
+      !following && selection != nil ? selection : (sync.stamped > 0 ? sync.stamped - 1 : nil)
+    switch command {
+    case .togglePlay:
+      following = true
+      return .session(.lyricsSync(.stamp))
+    case .move(let move):
+      let count = sync.entries.count
+      guard count > 0 else { return .handled }
+      let index = (following ? nil : selection) ?? max(0, sync.next - 1)
+      selection = Self.step(from: index, move, page: page, count: count)
+      following = false
+      return .handled
+    case .nudge(let delta):
+      guard let line = target else { return .handled }
+      return .sync(.nudge(line: line, ms: delta > 0 ? 50 : -50))
+    case .open:
+      guard let line = target else { return .handled }
+      return .sync(.check(line: line))
+    case .back, .lyrics, .quit:
+      guard sync.stamped > 0 else { return .closeAfter(.lyricsSync(.cancel)) }
+      return .overlay(
+        .confirm(question: "Leave timing without saving? (y/n)", action: .leaveSync))
+    default:
+      return .ignored
+    }
+  }
+
+  /// Where a move from `index` lands among `count` places (half a page at a time), kept
+  /// inside them.
+  private static func step(from index: Int, _ move: Command.Move, page: Int, count: Int) -> Int {
+    var index = index
+    switch move {
+    case .down, .right: index += 1
+    case .up, .left: index -= 1
+    case .pageDown: index += max(1, page / 2)
+    case .pageUp: index -= max(1, page / 2)
+    case .top: index = 0
+    case .bottom: index = count - 1
+    }
+    return max(0, min(count - 1, index))
   }
 
   /// The next original line after `after` (wrapping round) whose text, translations

@@ -1,5 +1,26 @@
 import RefrainCore
 
+/// A pane of the full-screen player: it draws a model into its area of the grid, and handles
+/// a command by changing itself and saying what the shell must do.
+///
+/// Rendering writes nothing but the grid and the layout; handling never touches the library,
+/// the catalog or the player. The list panes (Home, Search, Library, Queue) are one
+/// ``ListPane`` each over their own ``ListSource``; the Player, Lyrics and Room panes are
+/// their own types.
+protocol Pane {
+  /// What the pane is drawn from: a value the shell builds from the session each frame.
+  associatedtype Model
+  /// Draws the pane into `rect`, recording click targets in `layout`.
+  func render(_ model: Model, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout)
+  /// Handles a command; `page` is the visible height, for page moves.
+  mutating func handle(_ command: Command, model: Model, page: Int) -> PaneResult
+}
+
+extension Pane {
+  /// A pane that only shows takes no commands: they go on to the shell.
+  mutating func handle(_ command: Command, model: Model, page: Int) -> PaneResult { .ignored }
+}
+
 /// What a pane did with a command; the shell carries out whatever goes beyond the pane.
 ///
 /// Panes decide and the shell acts: a pane never touches the library, the catalog or the
@@ -15,10 +36,22 @@ enum PaneResult {
   case status(String, error: Bool = false)
   /// The session carries the command out (a seek to a lyric line).
   case session(Command)
+  /// The pane closes once the session carried the command out (leaving tap-to-sync).
+  case closeAfter(Command)
+  /// A tap-to-sync step the session carries out on one line.
+  case sync(SyncStep)
   /// An overlay opens above the panes (a question, a line of input).
   case overlay(Overlay)
   /// Work for the shell: opening a row, adding, saving, editing a playlist or the queue.
   case effect(ListEffect)
+}
+
+/// A tap-to-sync step on one stamped line.
+enum SyncStep {
+  /// Moves the line's stamp by `ms`.
+  case nudge(line: Int, ms: Int)
+  /// Plays from 1 s before the line's stamp.
+  case check(line: Int)
 }
 
 /// Work a list pane asks the shell for: anything that reads or writes the catalog, the

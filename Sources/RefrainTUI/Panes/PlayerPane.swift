@@ -23,7 +23,7 @@ struct PlayerModel {
 ///
 /// Its render is a function of a ``PlayerModel``: it writes nothing but the grid and the
 /// layout (which says what cover it would show, for the shell to load).
-struct PlayerPane {
+struct PlayerPane: Pane {
   /// The cover in `rect`: the picture when it has been loaded for this track and size,
   /// the placeholder box otherwise (loading, none found, or a terminal without pictures).
   private func drawCover(

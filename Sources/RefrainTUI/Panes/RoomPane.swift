@@ -6,10 +6,13 @@ import RefrainSession
 ///
 /// It draws what the session's room holds and changes nothing; typing a message is the
 /// shell's (an input overlay), and sending it is the session's (`chat TEXT`).
-struct RoomPane {
+struct RoomPane: Pane {
   /// Draws `room` into `area`, or how to join one; every string from the room is cleaned
   /// again before it is drawn.
-  func render(_ room: (any RoomChannel)?, into grid: inout ScreenGrid, in area: Rect) {
+  func render(
+    _ room: (any RoomChannel)?, into grid: inout ScreenGrid, in area: Rect,
+    layout: inout FrameLayout
+  ) {
     guard let room else {
       grid.put(
         "Not in a listening room: refrain --room ws://HOST:PORT/rooms/NAME", x: 1, y: area.y + 1,

@@ -1,81 +1,48 @@
-import Foundation
 import RefrainCore
+import RefrainSession
 
-/// The shell's drawing: the tabs, the now-playing and status lines and the overlays around
-/// the focused pane (ListPane, LyricsPane, PlayerPane and RoomPane draw themselves).
-extension App {
-  /// The smallest terminal Refrain lays out; below it a notice is shown.
-  static let minimumSize = (width: 40, height: 12)
-
-  /// Computes the whole screen for a terminal of `width` × `height`: the tabs, the focused
-  /// pane, the now-playing and status lines and the overlay.
-  ///
-  /// Pure: it reads the app and writes nothing; ``draw(width:height:)`` keeps its layout.
-  public func frame(width: Int, height: Int) -> Frame {
-    var grid = ScreenGrid(width: width, height: height)
-    var layout = FrameLayout()
-    guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
-      grid.put("terminal too small", x: 0, y: 0, maxWidth: width, style: .error)
-      grid.put("(\(width)×\(height), needs 40×12)", x: 0, y: 1, maxWidth: width, style: .dim)
-      return Frame(grid: grid, layout: layout)
-    }
-    drawTabs(into: &grid, layout: &layout)
-    let content = Rect(x: 0, y: 1, width: width, height: height - 3)
-    layout.contentHeight = content.height
-    if let lyricsView {
-      lyricsView.render(lyricsModel, into: &grid, in: content, layout: &layout)
-    } else if pane == .room {
-      RoomPane().render(room, into: &grid, in: content)
-    } else if pane == .player && !list.hasDetail {
-      PlayerPane().render(playerModel, into: &grid, in: content, layout: &layout)
-    } else {
-      let source = listContent
-      list.render(rows: list.rows(source), source, into: &grid, in: content, layout: &layout)
-    }
-    drawNowPlaying(into: &grid, y: height - 2)
-    drawStatus(into: &grid, y: height - 1)
-    drawOverlay(into: &grid, layout: &layout)
-    switch overlay {
-    case .help?, .picker?: grid.pictures = []  // a box over the pane hides the cover
-    case .input?, .confirm?, nil: break
-    }
-    return Frame(grid: grid, layout: layout)
-  }
-
-  /// Computes the screen and keeps what it laid out.
-  ///
-  /// It keeps the cursors as drawn (on a selectable row, inside the screen) and where each
-  /// click target went, and drops an expired status message.
-  @discardableResult
-  public func draw(width: Int, height: Int) -> ScreenGrid {
-    let frame = frame(width: width, height: height)
-    layout = frame.layout
-    if let cursor = frame.layout.list?.cursor { list.cursor = cursor }
-    if case .picker(let tracks, let playlists, _) = overlay, let cursor = frame.layout.picker {
-      overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
-    }
-    if let expires = status?.expires, now() >= expires { status = nil }
-    if let request = frame.layout.cover { loadCover(request, into: \.cover) }
-    if let request = frame.layout.albumCover { loadCover(request, into: \.albumCover) }
-    return frame.grid
-  }
-
+/// What the shell draws around the focused pane: the tab bar, the now-playing and status
+/// lines, and the overlay (help, the playlist picker; a question or an input line takes the
+/// status line).
+struct ChromeModel {
+  /// The tabs shown: the Room tab only in a room.
+  var tabs: [Command.Pane]
+  /// The focused pane.
+  var pane: Command.Pane
+  var providerName: String
+  var snapshot: PlaybackSnapshot
   /// The status message, unless it has expired.
-  private var visibleStatus: StatusMessage? {
-    guard let status else { return nil }
-    if let expires = status.expires, now() >= expires { return nil }
-    return status
+  var status: StatusMessage?
+  var overlay: Overlay?
+  var keyMap: KeyMap
+  /// The key context whose bindings the help overlay lists.
+  var helpContext: KeyContext
+}
+
+/// Draws the ``ChromeModel``: a function of the model, writing only the grid and the tab
+/// and picker entries of the layout.
+struct Chrome {
+  let model: ChromeModel
+
+  /// Draws the tab bar on the top row, the now-playing line and the status line at the
+  /// bottom, then the overlay.
+  func render(into grid: inout ScreenGrid, layout: inout FrameLayout) {
+    drawTabs(into: &grid, layout: &layout)
+    drawNowPlaying(into: &grid, y: grid.height - 2)
+    drawStatus(into: &grid, y: grid.height - 1)
+    drawOverlay(into: &grid, layout: &layout)
   }
 
   private func drawTabs(into grid: inout ScreenGrid, layout: inout FrameLayout) {
     var x = 0
-    for target in Command.Pane.tabs(inRoom: room != nil) {
+    for target in model.tabs {
       let name = "\(target.tab.key) \(target.tab.title)"
-      let used = grid.put(name, x: x, y: 0, style: target == pane ? .tabActive : .tabInactive)
+      let used = grid.put(
+        name, x: x, y: 0, style: target == model.pane ? .tabActive : .tabInactive)
       if used > 0 { layout.tabs.append((x..<(x + used), target)) }
       x += used + 2
     }
-    let label = "Refrain · \(provider.name)"
+    let label = "Refrain · \(model.providerName)"
     let labelWidth = DisplayWidth.of(label)
     if x + labelWidth < grid.width {
       grid.put(label, x: grid.width - labelWidth, y: 0, style: .dim)
@@ -85,7 +52,7 @@ extension App {
   // MARK: - Bottom lines
 
   private func drawNowPlaying(into grid: inout ScreenGrid, y: Int) {
-    let snapshot = presenter.snapshot
+    let snapshot = model.snapshot
     guard let track = snapshot.track else {
       grid.put("■ stopped", x: 1, y: y, style: .dim)
       return
@@ -108,11 +75,11 @@ extension App {
 
   private func drawStatus(into grid: inout ScreenGrid, y: Int) {
     grid.fill(Rect(x: 0, y: y, width: grid.width, height: 1), style: .status)
-    if case .input(let title, let editor, _) = overlay {
+    if case .input(let title, let editor, _) = model.overlay {
       grid.put("\(title) \(editor.text)▏", x: 0, y: y, maxWidth: grid.width, style: .status)
-    } else if case .confirm(let question, _) = overlay {
+    } else if case .confirm(let question, _) = model.overlay {
       grid.put(question, x: 0, y: y, maxWidth: grid.width, style: .status)
-    } else if let status = visibleStatus {
+    } else if let status = model.status {
       grid.put(
         status.text, x: 1, y: y, maxWidth: grid.width - 2, style: status.isError ? .error : .status)
     } else {
@@ -127,9 +94,11 @@ extension App {
   /// counted on the last line.
   private func drawHelp(into grid: inout ScreenGrid) {
     var entries: [(command: Command, keys: String, help: String)] = []
-    let own = Set(keyMap.bindings.filter { $0.context == helpContext }.map(\.key))
-    for binding in keyMap.bindings(in: helpContext) {
-      if binding.context == .global, helpContext != .global, own.contains(binding.key) { continue }
+    let own = Set(model.keyMap.bindings.filter { $0.context == model.helpContext }.map(\.key))
+    for binding in model.keyMap.bindings(in: model.helpContext) {
+      if binding.context == .global, model.helpContext != .global, own.contains(binding.key) {
+        continue
+      }
       if let index = entries.firstIndex(where: {
         $0.command == binding.command && $0.help == binding.help
       }) {
@@ -173,7 +142,7 @@ extension App {
   }
 
   private func drawOverlay(into grid: inout ScreenGrid, layout: inout FrameLayout) {
-    switch overlay {
+    switch model.overlay {
     case .help:
       drawHelp(into: &grid)
     case .picker(let tracks, let playlists, var cursor):

@@ -3,48 +3,6 @@ import RefrainArt
 import RefrainCore
 import RefrainSession
 
-/// What the full-screen player needs from the composition root.
-public struct AppDependencies {
-  /// The listening session this front end shows and drives.
-  public var session: Session
-  public var provider: any CatalogProvider
-  public var keyMap: KeyMap
-  /// A notice shown at start, e.g. that no audio server was reached.
-  public var startupNotice: String?
-  /// How the lyrics view marks the line being sung.
-  public var lyricHighlight: LyricHighlight
-  /// Whether the terminal shows colours (`display.colors`, the theme, `NO_COLOR`): without
-  /// them the bold sung line gets a ▶ beside it too.
-  public var colors: Bool
-  /// The monotonic clock in seconds, read from the first moment the app exists.
-  public var now: () -> Double
-  /// Where covers come from; `nil` draws the placeholder box.
-  public var covers: (any CoverProvider)?
-  /// Writes one line to the log (never to the screen).
-  public var log: @Sendable (String) -> Void
-  /// Whether Korean and Japanese lyrics show a romanization line at start (`t` toggles it).
-  public var romanize = false
-
-  /// Creates the dependencies.
-  public init(
-    session: Session, provider: any CatalogProvider,
-    keyMap: KeyMap = .standard, startupNotice: String? = nil,
-    lyricHighlight: LyricHighlight = .line, colors: Bool = true,
-    now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
-    covers: (any CoverProvider)? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
-  ) {
-    self.covers = covers
-    self.log = log
-    self.session = session
-    self.provider = provider
-    self.keyMap = keyMap
-    self.startupNotice = startupNotice
-    self.lyricHighlight = lyricHighlight
-    self.colors = colors
-    self.now = now
-  }
-}
-
 /// The full-screen player's state and behaviour, independent of the terminal.
 ///
 /// The main loop feeds it keys, player events and finished background work, and asks
@@ -77,10 +35,6 @@ public final class App {
   /// Publishes a track's timed lyrics to LRCLIB (key `P`): a line saying what it sends, and
   /// the work itself, which reports progress; `nil` where the player cannot.
   public var lyricsPublisher: LyricsPublishing?
-  /// Whether lyrics are being published (one at a time).
-  var publishing = false
-  /// Whether an import is running (one at a time).
-  var importRunning = false
   /// The Player pane's cover.
   var cover = CoverSlot()
   /// The cover in the header of the open album's detail view.
@@ -95,9 +49,8 @@ public final class App {
   }
   /// The list panes, each with its cursor and the detail views pushed on it.
   var lists: [Command.Pane: ListPane] = [:]
-  var home: [HomeSection] = []
-  var homeState = "Loading…"
-  var search = SearchState()
+  /// The search box on the Search pane.
+  var searchBox = SearchBox()
   var overlay: Overlay?
   /// The lyrics view, while it is open over the panes.
   var lyricsView: LyricsPane?
@@ -108,10 +61,8 @@ public final class App {
   /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
   var lyricsSeekMode = true
   var status: StatusMessage?
-  /// What the panes show from the library; `nil` until the first read finished.
-  var librarySnapshot: LibrarySnapshot?
-  /// Why the last read of the library failed, until one succeeds.
-  var libraryReadError: String?
+  /// What the panes show from the library, as the session last read it.
+  var librarySnapshot: LibrarySnapshot? { session.browsing.library }
   /// Library calls asked for whose results the main loop has not applied yet.
   var libraryCallsPending: Int { session.libraryCalls?.pending ?? 0 }
   /// What the last frame drawn laid out: click targets and the content height.
@@ -131,14 +82,17 @@ public final class App {
     log = dependencies.log
     romanizes = dependencies.romanize
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
+    if session.catalog == nil { session.catalog = provider }
     session.subscribe { [weak self] event in
       switch event {
       case .notice(let text, let isError): self?.setStatus(text, error: isError)
+      case .progress(let text?): self?.setStatus(text, seconds: 60)
+      case .progress(nil): self?.status = nil
       case .libraryChanged: self?.refreshLibrary()
-      case .player, .lyricsChanged: break
+      case .player, .lyricsChanged, .browsingChanged: break
       }
     }
-    loadHome()
+    session.loadHome()
     refreshLibrary()
   }
 
@@ -161,7 +115,6 @@ public final class App {
   /// Handles a command from a key, the `:` prompt or the control socket.
   public func handle(_ command: Command) {
     if handleOverlay(command) { return }
-    if handleSyncKey(command) { return }
     if var view = lyricsView {
       let result = view.handle(command, model: lyricsModel, page: layout.contentHeight)
       lyricsView = view
@@ -169,10 +122,8 @@ public final class App {
       if carryOut(result) { return }
     }
     if pane != .player || list.hasDetail {
-      let content = listContent
       var pane = list
-      let result = pane.handle(
-        command, rows: pane.rows(content), page: max(1, layout.contentHeight - 1), content)
+      let result = pane.handle(command, model: listContent, page: max(1, layout.contentHeight - 1))
       list = pane
       if carryOut(result) { return }
     }
@@ -187,6 +138,11 @@ public final class App {
     case .close: lyricsView = nil
     case .status(let text, let error): setStatus(text, error: error)
     case .session(let command): show(execute(command))
+    case .closeAfter(let command):
+      show(execute(command))
+      lyricsView = nil
+    case .sync(.nudge(let line, let ms)): show(session.nudgeSync(line: line, by: ms))
+    case .sync(.check(let line)): show(session.checkSync(line: line))
     case .overlay(let overlay): self.overlay = overlay
     case .effect(let effect): perform(effect)
     }
@@ -220,9 +176,11 @@ public final class App {
     case .chat:
       break  // the session's: carried out above
     case .importLibrary:
-      startLibraryImport()
+      session.importLibrary(with: libraryImport)
     case .publishLyrics:
-      askToPublishLyrics()
+      if let (question, track) = session.publishQuestion(with: lyricsPublisher) {
+        overlay = .confirm(question: question, action: .publishLyrics(track))
+      }
     case .translations:
       showsTranslations.toggle()
       setStatus("translations \(showsTranslations ? "shown" : "hidden") (T)")
@@ -235,7 +193,7 @@ public final class App {
     case .show(let target):
       pane = target
       lyricsView = nil
-      if target == .search { search.editing = search.query.isEmpty }
+      if target == .search { searchBox.editing = session.browsing.search.query.isEmpty }
     case .nextPane:
       // The Room pane is in the cycle only in a room.
       let all = Command.Pane.tabs(inRoom: room != nil)
@@ -247,8 +205,8 @@ public final class App {
       if let query {
         runSearch(query)
       } else {
-        search.editing = true
-        search.editor = LineEditor(text: search.query)
+        searchBox.editing = true
+        searchBox.editor = LineEditor(text: session.browsing.search.query)
       }
     case .help: overlay = .help
     case .prompt: overlay = .input(title: ":", editor: LineEditor(), purpose: .command)
@@ -268,33 +226,10 @@ public final class App {
       createPlaylist(named: name, adding: [])
     case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
       .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
-      if let hint = hint(forUnhandled: command) { setStatus(hint) }
+      if let hint = command.hintWhenNoPaneTakesIt(listOpen: list.hasDetail) { setStatus(hint) }
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
       .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync, .room, .playlist:
       break  // the session's: carried out above
-    }
-  }
-
-  /// What the status line says when no pane took a list or lyrics command; `nil` for silence.
-  ///
-  /// These reach the global handler on the Player pane, or away from what they work on.
-  func hint(forUnhandled command: Command) -> String? {
-    switch command {
-    case .seekMode: return "seek mode is for the lyrics view: open it with l"
-    case .findInLyrics: return "finding a line is for the lyrics view: open it with l, then /"
-    case .follow: return "following is for the lyrics view: open it with l"
-    case .move: return nil  // nothing to move through here: silence, like an empty list
-    case .open: return "nothing here to open"
-    case .add, .addToPlaylist: return "nothing here to add: select a track or a list"
-    case .save: return "nothing here to save: select an album or a track"
-    case .rename: return "rename works on a playlist in Library"
-    case .delete: return "delete works on a playlist in Library"
-    case .remove: return "remove works on an entry of a playlist or the queue"
-    case .moveItemUp, .moveItemDown: return "moving works on an entry of a playlist or the queue"
-    case .playAll:
-      return list.hasDetail
-        ? "this list has no tracks to play" : "play all works in an open album, artist or playlist"
-    default: return nil
     }
   }
 
@@ -322,48 +257,36 @@ public final class App {
 
   /// Sends keys to the search box or an input overlay while one has focus.
   private func handleTyping(_ key: Key) -> Bool {
-    if case .input(let title, var editor, let purpose) = overlay {
-      switch key {
-      case .escape: overlay = nil
-      case .enter:
-        overlay = nil
-        submit(editor.text, for: purpose)
-      default:
-        _ = editor.apply(key)
-        overlay = .input(title: title, editor: editor, purpose: purpose)
-      }
-      return true
-    }
-    if case .confirm(_, let action) = overlay {
-      if key.isMouse { return true }  // a stray wheel turn or click does not answer "no"
-      if key == .character("y") || key == .character("Y") { confirm(action) }
-      overlay = nil
+    if let result = overlay?.handle(key: key) {
+      _ = carryOut(result)
       return true
     }
     if startsChat(key) { return true }
-    guard pane == .search, search.editing, overlay == nil, lyricsView == nil else { return false }
+    guard pane == .search, searchBox.editing, overlay == nil, lyricsView == nil else {
+      return false
+    }
     switch key {
     case .escape:
-      search.editing = false
+      searchBox.editing = false
     case .enter:
-      search.editing = false
-      runSearch(search.editor.text)
+      searchBox.editing = false
+      runSearch(searchBox.editor.text)
     case .up, .down:
       let history = librarySnapshot?.recentSearches ?? []
       guard !history.isEmpty else { return true }
-      var index = search.historyIndex ?? -1
+      var index = searchBox.historyIndex ?? -1
       index = key == .up ? min(history.count - 1, index + 1) : max(-1, index - 1)
-      search.historyIndex = index < 0 ? nil : index
-      search.editor.text = index < 0 ? "" : history[index]
+      searchBox.historyIndex = index < 0 ? nil : index
+      searchBox.editor.text = index < 0 ? "" : history[index]
     case .tab:
       return false
     default:
-      _ = search.editor.apply(key)
+      _ = searchBox.editor.apply(key)
     }
     return true
   }
 
-  private func submit(_ text: String, for purpose: InputPurpose) {
+  func submit(_ text: String, for purpose: InputPurpose) {
     switch purpose {
     case .command:
       guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
@@ -376,7 +299,7 @@ public final class App {
       createPlaylist(named: text, adding: tracks)
     case .rename(let id):
       guard !text.isEmpty else { return }
-      editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
+      session.editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
     case .chat:
       sendChat(text)
     case .findLyric:
@@ -385,17 +308,17 @@ public final class App {
     }
   }
 
-  private func confirm(_ action: ConfirmAction) {
+  func confirm(_ action: ConfirmAction) {
     switch action {
     case .quit:
       shouldQuit = true
     case .deletePlaylist(let id):
-      editLibrary("playlist deleted") { try $0.deletePlaylist(id) }
+      session.editLibrary("playlist deleted") { try $0.deletePlaylist(id) }
     case .leaveSync:
       show(execute(.lyricsSync(.cancel)))
       lyricsView = nil
     case .publishLyrics(let track):
-      startPublishing(track)
+      session.publishLyrics(of: track, with: lyricsPublisher)
     }
   }
 
@@ -410,7 +333,7 @@ public final class App {
     let message =
       "created \(name)"
       + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")")
-    editLibrary(message) { library in
+    session.editLibrary(message) { library in
       let playlist = try library.createPlaylist(named: name)
       if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id, at: nil) }
     }

@@ -50,25 +50,8 @@ extension App {
   var roomWake: Double? { room?.follower.nextCheck() }
 
   private func show(_ update: RoomFollower.Update) {
-    switch update {
-    case .notice(let text): setStatus(TerminalSanitizer.clean(text))
-    case .error(_, let message): setStatus(TerminalSanitizer.clean(message), error: true)
-    case .joined(let welcome): setStatus("joined room \(TerminalSanitizer.clean(welcome.room))")
-    case .link(let state, let reason):
-      switch state {
-      case .lost:
-        let why = TerminalSanitizer.clean(reason ?? "the connection ended")
-        setStatus("room lost (\(why)): playing on, reconnecting", error: true)
-        log("room lost: \(reason ?? "")")
-      case .refused:
-        setStatus(TerminalSanitizer.clean(reason ?? "the room refused this member"), error: true)
-      case .connected: break
-      }
-    case .chat(let message) where pane != .room:
-      setStatus(
-        "\(TerminalSanitizer.clean(message.from)): \(TerminalSanitizer.clean(message.text))")
-    case .chat, .members, .queue, .state, .history, .corrected:
-      break
-    }
+    if case .link(.lost, let reason) = update { log("room lost: \(reason ?? "")") }
+    if case .chat = update, pane == .room { return }  // the pane shows it
+    if let line = update.statusLine { setStatus(line.text, error: line.isError) }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainSession
 
 /// What the panes are drawn from, read from the app and the session in one place.
 extension App {
@@ -23,9 +24,8 @@ extension App {
   /// What the list panes are drawn from now.
   var listContent: ListContent {
     ListContent(
-      providerName: provider.name, home: home, homeState: homeState, search: search,
-      libraryAvailable: library != nil, librarySnapshot: librarySnapshot,
-      libraryReadError: libraryReadError, queue: presenter.queue,
+      providerName: provider.name, browsing: session.browsing, searchBox: searchBox,
+      libraryAvailable: library != nil, queue: presenter.queue,
       catalogTrack: { [unowned self] in session.catalogTrack(for: $0) },
       showsCovers: showsCovers, albumCover: albumCover)
   }

@@ -1,15 +1,5 @@
 import Foundation
 
-/// A picture from an ID3v2 tag (APIC, or PIC in v2.2).
-package struct ID3v2Picture: Sendable, Equatable {
-  /// The MIME type as stored (v2.2: the 3-letter format, such as `JPG`); it may lie.
-  package var mimeType: String
-  /// The picture type: 3 is the front cover, 0 "other".
-  package var pictureType: UInt8
-  /// The picture's bytes.
-  package var data: [UInt8]
-}
-
 /// Finds the front cover in the ID3v2 tag at the start of a file, reading only the tag and
 /// never a picture larger than the caller's limit.
 ///
@@ -20,16 +10,6 @@ package struct ID3v2Picture: Sendable, Equatable {
 /// picture costs a few small reads, not 50 MB of memory. A broken frame ends the walk
 /// quietly; no input makes it trap.
 package enum ID3v2Pictures {
-  /// What the tag holds.
-  package enum Found: Sendable, Equatable {
-    /// No tag, or no readable picture in it.
-    case none
-    /// The chosen picture.
-    case picture(ID3v2Picture)
-    /// The chosen picture is `bytes` long, more than the limit: it was not read.
-    case tooLarge(bytes: Int)
-  }
-
   /// The most bytes of a picture frame's start read to find where its data begins (encoding,
   /// MIME type, picture type, description).
   static let prefixBytes = 4096
@@ -37,7 +17,7 @@ package enum ID3v2Pictures {
   /// The front cover of the file at `url`.
   ///
   /// Throws when the file cannot be opened or read.
-  package static func frontCover(in url: URL, maxPictureBytes: Int) throws -> Found {
+  package static func frontCover(in url: URL, maxPictureBytes: Int) throws -> EmbeddedCover {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
     let header = [UInt8](try handle.read(upToCount: 10) ?? Data())
@@ -80,7 +60,7 @@ package enum ID3v2Pictures {
   private static func frontCover(
     version: UInt8, flags: UInt8, bodyLength: Int, maxPictureBytes: Int,
     read: (Int, Int) throws -> [UInt8]
-  ) throws -> Found {
+  ) throws -> EmbeddedCover {
     let headerLength = ID3Bytes.frameHeaderLength(version: version)
     let tagUnsynchronised = flags & 0x80 != 0
     guard var offset = ID3Bytes.framesStart(try read(0, 10), version: version, flags: flags)
@@ -121,7 +101,7 @@ package enum ID3v2Pictures {
     var data = try read(chosen.dataStart, chosen.dataLength)
     if chosen.unsynchronised { data = ID3Bytes.removingUnsync(data) }
     return .picture(
-      ID3v2Picture(mimeType: chosen.mimeType, pictureType: chosen.pictureType, data: data))
+      EmbeddedPicture(mimeType: chosen.mimeType, pictureType: chosen.pictureType, data: data))
   }
 
   /// An APIC/PIC frame's fields before the picture: its MIME type, picture type and their

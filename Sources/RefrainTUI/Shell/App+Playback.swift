@@ -2,7 +2,7 @@ import Foundation
 import RefrainCore
 import RefrainSession
 
-/// Player events, the lyrics view's idle follow, and the overlays.
+/// Player events, the lyrics view's idle follow, and what the overlays did.
 extension App {
   /// Hands the player's events to the session, then shows what they mean on screen.
   public func handlePlayerEvents(_ events: [PlayerEvent]) {
@@ -34,38 +34,36 @@ extension App {
 
   // MARK: - Overlays
 
+  /// Hands a command to the overlay, if one is open; false when it goes on to the panes.
   func handleOverlay(_ command: Command) -> Bool {
     guard let current = overlay else { return false }
-    switch current {
-    case .help:
+    return carryOut(current.handle(command))
+  }
+
+  /// Carries out what the overlay did; false when the input goes on to the panes.
+  func carryOut(_ result: OverlayResult) -> Bool {
+    switch result {
+    case .open(let overlay): self.overlay = overlay
+    case .closed: overlay = nil
+    case .closedPassing:
       overlay = nil
-      return command == .back || command == .help || command == .open || command == .quit
-    case .picker(let tracks, let playlists, var cursor):
-      let rows =
-        playlists.map { ListRow(text: $0.name, action: .libraryPlaylist($0)) }
-        + [ListRow(text: "+ New playlist…", action: .newPlaylist)]
-      switch command {
-      case .move(let move):
-        cursor.move(move, rows: rows, page: 8)
-        overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
-      case .open:
-        overlay = nil
-        if case .libraryPlaylist(let playlist) = rows[cursor.selection].action {
-          editLibrary("added \(tracks.count) to \(playlist.name)") {
-            try $0.addTracks(tracks, toPlaylist: playlist.id, at: nil)
-          }
-        } else {
-          createPlaylist(named: nil, adding: tracks)
-        }
-      case .back, .quit:
-        overlay = nil
-      default:
-        break
+      return false
+    case .submitted(let text, let purpose):
+      overlay = nil
+      submit(text, for: purpose)
+    case .confirmed(let action):
+      overlay = nil
+      confirm(action)
+    case .picked(let playlist?, let tracks):
+      overlay = nil
+      session.editLibrary("added \(tracks.count) to \(playlist.name)") {
+        try $0.addTracks(tracks, toPlaylist: playlist.id, at: nil)
       }
-      return true
-    case .input, .confirm:
-      return true
+    case .picked(nil, let tracks):
+      overlay = nil
+      createPlaylist(named: nil, adding: tracks)
     }
+    return true
   }
 
   /// The key context whose bindings the help overlay lists.

@@ -1,0 +1,56 @@
+import RefrainCore
+
+/// The Library pane (key `3`): the playlists, "new playlist", then the collection (liked
+/// tracks, saved albums, recently played). Rename and delete work on a playlist's row.
+struct LibraryPane: ListSource {
+  /// How many of the latest plays "Recently played" lists.
+  static let historyLength = 50
+
+  /// From the snapshot; until the first read, the header says why no playlist is listed
+  /// (rows keep their places when they arrive).
+  func rows(_ content: ListContent) -> [ListRow] {
+    guard content.libraryAvailable else {
+      return [
+        ListRow(text: "The library database is not available.", style: .error, isHeader: true)
+      ]
+    }
+    guard let snapshot = content.browsing.library else {
+      let header =
+        content.browsing.libraryReadError.map {
+          ListRow(text: "Playlists: \($0)", style: .error, isHeader: true)
+        } ?? .header("Playlists (loading…)")
+      return [header] + Self.collectionRows
+    }
+    var rows: [ListRow] = [.header("Playlists")]
+    for playlist in snapshot.playlists {
+      rows.append(
+        ListRow(
+          text: "≡ \(playlist.name)", detail: "\(playlist.trackCount) tracks",
+          action: .libraryPlaylist(playlist)))
+    }
+    return rows + Self.collectionRows
+  }
+
+  /// Below the playlists: "new playlist", then the collection.
+  private static let collectionRows: [ListRow] = [
+    ListRow(text: "+ New playlist (c)", style: .dim, action: .newPlaylist),
+    .header("Collection"),
+    ListRow(text: "♥ Liked tracks", action: .likedTracks),
+    ListRow(text: "◉ Saved albums", action: .savedAlbums),
+    ListRow(text: "↺ Recently played", action: .history),
+  ]
+
+  /// Rename (with a name: at once; without: asks) and delete (asks) on a playlist's row.
+  func edit(
+    _ command: Command, on action: ListRow.Action, cursor: inout ListCursor, rows: [ListRow]
+  )
+    -> PaneResult
+  {
+    guard case .libraryPlaylist(let playlist) = action else { return .ignored }
+    switch command {
+    case .rename(let name?): return .effect(.renamePlaylist(playlist.id, to: name))
+    case .rename(nil), .delete: return .overlay(ListPane.question(command, about: playlist))
+    default: return .ignored
+    }
+  }
+}

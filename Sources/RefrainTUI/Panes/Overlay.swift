@@ -1,0 +1,98 @@
+import RefrainCore
+
+/// An overlay above the panes: it takes the keys (a line of input, a question) or the
+/// commands (help, the playlist picker) before the panes do.
+enum Overlay {
+  case help
+  case input(title: String, editor: LineEditor, purpose: InputPurpose)
+  case picker(tracks: [CatalogTrack], playlists: [LibraryPlaylist], cursor: ListCursor)
+  case confirm(question: String, action: ConfirmAction)
+}
+
+/// What a line of input is for.
+enum InputPurpose {
+  case command
+  case newPlaylist(adding: [CatalogTrack])
+  case rename(Int64)
+  /// A chat message to the room.
+  case chat
+  /// A phrase to find in the lyrics view.
+  case findLyric
+}
+
+/// What a yes/no question does on yes.
+enum ConfirmAction {
+  case quit
+  case deletePlaylist(Int64)
+  /// Leaves tap-to-sync, dropping its stamps.
+  case leaveSync
+  /// Publishes this track's lyrics to LRCLIB.
+  case publishLyrics(Track)
+}
+
+/// What an overlay did with a key or a command; the shell carries it out.
+enum OverlayResult {
+  /// The overlay stays, as given, and took the input.
+  case open(Overlay)
+  /// The overlay closed, taking the input.
+  case closed
+  /// The overlay closed, and the command goes on to the panes (help closes on any key).
+  case closedPassing
+  /// A line of input was entered.
+  case submitted(String, InputPurpose)
+  /// The question was answered yes.
+  case confirmed(ConfirmAction)
+  /// The picker chose a playlist for the tracks; `nil` is "new playlist".
+  case picked(LibraryPlaylist?, tracks: [CatalogTrack])
+}
+
+extension Overlay {
+  /// Handles a key while a line is typed or a question asked; `nil` for the overlays that
+  /// take commands instead (help, the picker).
+  func handle(key: Key) -> OverlayResult? {
+    switch self {
+    case .input(let title, var editor, let purpose):
+      switch key {
+      case .escape: return .closed
+      case .enter: return .submitted(editor.text, purpose)
+      default:
+        _ = editor.apply(key)
+        return .open(.input(title: title, editor: editor, purpose: purpose))
+      }
+    case .confirm(_, let action):
+      if key.isMouse { return .open(self) }  // a stray wheel turn or click does not answer "no"
+      return key == .character("y") || key == .character("Y") ? .confirmed(action) : .closed
+    case .help, .picker:
+      return nil
+    }
+  }
+
+  /// Handles a command: help closes on any (Esc, ?, Enter and q go no further); the picker
+  /// moves, picks or closes, and keeps every other command from the panes.
+  func handle(_ command: Command) -> OverlayResult {
+    switch self {
+    case .help:
+      return [.back, .help, .open, .quit].contains(command) ? .closed : .closedPassing
+    case .picker(let tracks, let playlists, var cursor):
+      let rows =
+        playlists.map { ListRow(text: $0.name, action: .libraryPlaylist($0)) }
+        + [ListRow(text: "+ New playlist…", action: .newPlaylist)]
+      switch command {
+      case .move(let move):
+        cursor.move(move, rows: rows, page: 8)
+        return .open(.picker(tracks: tracks, playlists: playlists, cursor: cursor))
+      case .open:
+        if case .libraryPlaylist(let playlist) = rows[cursor.selection].action {
+          return .picked(playlist, tracks: tracks)
+        }
+        return .picked(nil, tracks: tracks)
+      case .back, .quit:
+        return .closed
+      default:
+        return .open(self)
+      }
+    case .input, .confirm:
+      return .open(self)
+    }
+  }
+}
