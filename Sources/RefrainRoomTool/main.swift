@@ -37,7 +37,41 @@ struct Serve: AsyncParsableCommand {
   @Option(name: .long, help: "Seconds between heartbeats; a member silent for two is dropped.")
   var heartbeat = RoomProtocol.defaultHeartbeat
 
+  @Option(
+    name: .long,
+    help: "Seconds a new connection has to send its first request, token included.")
+  var headerTimeout = ConnectionLimits().headerTimeout
+
+  @Option(name: .long, help: "Connections waiting to send their token, from every address.")
+  var maxPending = ConnectionLimits().maxPending
+
+  @Option(name: .long, help: "Connections waiting to send their token, from one address.")
+  var maxPendingPerAddress = ConnectionLimits().maxPendingPerAddress
+
+  @Option(name: .long, help: "Seconds an HTTP connection may sit idle between requests.")
+  var idleTimeout = ConnectionLimits().idleTimeout
+
+  /// The connection limits the options ask for, before they are fitted to the process's
+  /// descriptor limit.
+  var limits: ConnectionLimits {
+    var limits = ConnectionLimits()
+    limits.headerTimeout = headerTimeout
+    limits.maxPending = maxPending
+    limits.maxPendingPerAddress = maxPendingPerAddress
+    limits.idleTimeout = idleTimeout
+    return limits
+  }
+
   func validate() throws {
+    guard headerTimeout >= 0.1, headerTimeout <= 600 else {
+      throw ValidationError("--header-timeout is between 0.1 and 600 seconds, not \(headerTimeout)")
+    }
+    guard idleTimeout >= 0.1, idleTimeout <= 3600 else {
+      throw ValidationError("--idle-timeout is between 0.1 and 3600 seconds, not \(idleTimeout)")
+    }
+    guard maxPending >= 1, maxPendingPerAddress >= 1 else {
+      throw ValidationError("--max-pending and --max-pending-per-address are at least 1")
+    }
     guard heartbeat >= 0.1, heartbeat <= 300 else {
       throw ValidationError("--heartbeat is between 0.1 and 300 seconds, not \(heartbeat)")
     }
@@ -83,9 +117,18 @@ struct Serve: AsyncParsableCommand {
       FileHandle.standardError.write(Data("refrain-room: \(line)\n".utf8))
     }
     log("sharing \(shared.tracks.count) tracks from \(library.count) folder(s)")
+    let descriptors = ConnectionLimits.raiseDescriptorLimit()
+    let fitted = limits.fitted(toDescriptors: descriptors)
+    log(
+      "holding up to \(fitted.maxConnections) connections (descriptor limit \(descriptors), "
+        + "\(fitted.reservedDescriptors) kept for the chat and the library); "
+        + "at most \(fitted.maxPending) waiting for their token, "
+        + "\(fitted.maxPendingPerAddress) per address, "
+        + "\(Self.seconds(fitted.headerTimeout)) each")
     let server = RoomServer(
       options: .init(
-        host: host, port: port, hub: .init(hostOnly: hostOnly, heartbeat: heartbeat)),
+        host: host, port: port, hub: .init(hostOnly: hostOnly, heartbeat: heartbeat),
+        limits: fitted),
       library: shared, chat: chat, token: token, monotonic: Self.monotonic,
       wallClock: { Int64(Date().timeIntervalSince1970) }, log: log)
     do {
@@ -102,6 +145,11 @@ struct Serve: AsyncParsableCommand {
     } catch {
       Self.fail("cannot serve on \(listen): \(error)")
     }
+  }
+
+  /// "10 s", "0.5 s".
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }
 
   static func fail(_ message: String) -> Never {

@@ -53,12 +53,32 @@ struct RoomServeCommand: ParsableCommand {
   @Option(name: .long, help: "Seconds between heartbeats.")
   var heartbeat: Double?
 
+  @Option(
+    name: .long,
+    help: "Seconds a new connection has to send its first request, token included (10).")
+  var headerTimeout: Double?
+
+  @Option(name: .long, help: "Connections waiting to send their token, from every address (128).")
+  var maxPending: Int?
+
+  @Option(name: .long, help: "Connections waiting to send their token, from one address (16).")
+  var maxPendingPerAddress: Int?
+
+  @Option(name: .long, help: "Seconds an HTTP connection may sit idle between requests (60).")
+  var idleTimeout: Double?
+
   func run() throws {
     let helper = try RoomCommand.helper()
     var arguments = [helper, "serve", "--listen", listen]
     for folder in library { arguments += ["--library", folder] }
     if hostOnly { arguments.append("--host-only") }
     if let heartbeat { arguments += ["--heartbeat", String(heartbeat)] }
+    if let headerTimeout { arguments += ["--header-timeout", String(headerTimeout)] }
+    if let maxPending { arguments += ["--max-pending", String(maxPending)] }
+    if let maxPendingPerAddress {
+      arguments += ["--max-pending-per-address", String(maxPendingPerAddress)]
+    }
+    if let idleTimeout { arguments += ["--idle-timeout", String(idleTimeout)] }
     let argv = arguments.map { strdup($0) } + [nil]
     execv(helper, argv)
     throw ValidationError("cannot run \(helper): \(String(cString: strerror(errno)))")

@@ -49,12 +49,15 @@ class RoomServer:
     """
 
     def __init__(self, binary: Path, home: Path, libraries: list[Path], *, host_only: bool = False,
-                 heartbeat: float | None = None) -> None:
+                 heartbeat: float | None = None, nofile: int | None = None,
+                 extra_args: list[str] | None = None) -> None:
         self.binary = Path(binary)
         self.home = Path(home)
         self.libraries = [Path(p) for p in libraries]
         self.host_only = host_only
         self.heartbeat = heartbeat
+        self.nofile = nofile              # soft and hard RLIMIT_NOFILE of the server, as `ulimit -n`
+        self.extra_args = list(extra_args or [])
         self.proc: subprocess.Popen | None = None
         self.line: dict | None = None
         self.url = ""
@@ -90,7 +93,7 @@ class RoomServer:
             argv.append("--host-only")
         if self.heartbeat is not None:
             argv += ["--heartbeat", f"{self.heartbeat:g}"]
-        return argv
+        return argv + self.extra_args
 
     # -- life
 
@@ -104,7 +107,7 @@ class RoomServer:
         self.started_at = time.monotonic()
         with open(self._stderr_path, "wb") as err:
             self.proc = subprocess.Popen(self.argv(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                         stderr=err, env=env)
+                                         stderr=err, env=env, preexec_fn=self._limit_descriptors)
         raw = self._read_line(timeout)
         try:
             line = json.loads(raw)
@@ -119,6 +122,12 @@ class RoomServer:
         self.token = line.get("token") if isinstance(line.get("token"), str) else ""
         threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
         return line
+
+    def _limit_descriptors(self) -> None:
+        """In the child before exec: `ulimit -n` (soft and hard) when `nofile` is set."""
+        if self.nofile is not None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
     def _read_line(self, timeout: float) -> str:
         assert self.proc is not None and self.proc.stdout is not None

@@ -10,10 +10,13 @@ struct RoomConnection: Sendable {
   let hub: RoomHub
   let monotonic: @Sendable () -> Double
 
+  /// Messages waiting for a member that is not reading; one more and the member is dropped.
+  static let outboxLimit = 1024
+
   /// Serves the connection until it closes.
   func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
     let (outbox, continuation) = AsyncStream<RoomHub.Outgoing>.makeStream(
-      bufferingPolicy: .bufferingNewest(4096))
+      bufferingPolicy: .bufferingNewest(Self.outboxLimit))
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         for await outgoing in outbox {

@@ -36,6 +36,13 @@ public actor RoomHub {
     let outbox: AsyncStream<Outgoing>.Continuation
     var lastSeen: Double
     var chat = RateWindow(limit: RoomProtocol.chatBurst, window: RoomProtocol.chatWindow)
+
+    /// Puts `text` in the member's outbox; false when the outbox was full (the member has
+    /// stopped reading) and the oldest message was lost.
+    func deliver(_ text: String) -> Bool {
+      if case .dropped = outbox.yield(.text(text)) { return false }
+      return true
+    }
   }
 
   /// One room.
@@ -151,7 +158,7 @@ public actor RoomHub {
     case .alive:
       break
     case .library:
-      member.outbox.yield(.text(libraryMessage))
+      if !member.deliver(libraryMessage) { dropSlow(member) }
     case .chat(let text):
       say(text, from: member, in: roomName)
     case .queueAdd(let path):
@@ -383,8 +390,8 @@ public actor RoomHub {
         member.outbox.finish()
         log("\(member.name) (\(member.id)) stopped answering")
         leave(member.id)
-      } else {
-        member.outbox.yield(.text(heartbeat))
+      } else if !member.deliver(heartbeat) {
+        dropSlow(member)
       }
     }
   }
@@ -397,13 +404,23 @@ public actor RoomHub {
   }
 
   private func send(_ event: RoomEvent, to member: Member) {
-    member.outbox.yield(.text(event.json))
+    if !member.deliver(event.json) { dropSlow(member) }
   }
 
   private func broadcast(_ event: RoomEvent, in roomName: String) {
     guard let room = rooms[roomName] else { return }
     let text = event.json
-    for member in room.members { member.outbox.yield(.text(text)) }
+    for member in room.members where !member.deliver(text) { dropSlow(member) }
+  }
+
+  /// Closes a member whose outbox filled (it stopped reading): what is buffered for one
+  /// member stays bounded, and the others never wait for it.
+  private func dropSlow(_ member: Member) {
+    guard self.member(member.id) != nil else { return }
+    member.outbox.yield(.close(code: 1008, reason: "too slow to read the room"))
+    member.outbox.finish()
+    log("\(member.name) (\(member.id)) stopped reading and was dropped")
+    leave(member.id)
   }
 
   private func broadcastMembers(_ roomName: String) {

@@ -15,11 +15,16 @@ public struct RoomServer: Sendable {
     public var host: String
     public var port: Int
     public var hub: RoomHub.Options
+    /// How many connections it holds, and how long one may stay silent.
+    public var limits: ConnectionLimits
 
-    public init(host: String, port: Int, hub: RoomHub.Options) {
+    public init(
+      host: String, port: Int, hub: RoomHub.Options, limits: ConnectionLimits = ConnectionLimits()
+    ) {
       self.host = host
       self.port = port
       self.hub = hub
+      self.limits = limits
     }
   }
 
@@ -61,14 +66,15 @@ public struct RoomServer: Sendable {
     let token = self.token
     var logger = Logger(label: "refrain-room")
     logger.logLevel = .error
-    // An upgrade with the token to a room that can exist becomes a member; the gate
-    // refuses the others (401, 404); plain HTTP goes to the router.
-    let decide: UpgradeGate.Decision = { path, authorization in
-      guard Self.roomName(path) != nil else {
+    // A first request with the token goes on: an upgrade to a room that can exist becomes
+    // a member, plain HTTP goes to the router. The gate refuses the others (401, 404).
+    let decide: UpgradeGate.Decision = { head in
+      if head.isUpgrade, Self.roomName(head.path) == nil {
         return (404, "no room there: rooms are /rooms/NAME, 1 to 64 of A-Z a-z 0-9 . _ -")
       }
-      let query = URLComponents(string: path)?.queryItems?.first { $0.name == "token" }?.value
-      let given = query ?? TokenCheck<BasicRequestContext>.bearer(authorization)
+      let query = URLComponents(string: head.path)?.queryItems?.first { $0.name == "token" }?
+        .value
+      let given = query ?? TokenCheck<BasicRequestContext>.bearer(head.authorization)
       guard RoomToken.matches(given, token) else {
         return (
           401,
@@ -79,7 +85,10 @@ public struct RoomServer: Sendable {
       }
       return nil
     }
+    let limits = options.limits
+    let budget = ConnectionBudget(limits: limits)
     let wsConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+      http1: .init(idleTimeout: .nanoseconds(Int64(limits.idleTimeout * 1e9))),
       ws: .init(maxFrameSize: RoomProtocol.maxFrameBytes, autoPing: .disabled))
     let app = Application(
       router: router,
@@ -94,7 +103,7 @@ public struct RoomServer: Sendable {
                   inbound: inbound, outbound: outbound)
               }
             }),
-          decide: decide)
+          decide: decide, budget: budget)
       },
       configuration: .init(address: .hostname(options.host, port: options.port)),
       onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) },

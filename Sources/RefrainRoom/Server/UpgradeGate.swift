@@ -3,31 +3,79 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 
-/// Refuses a WebSocket upgrade without the token (401) or to a room that cannot exist
-/// (404), with a one-line reason, before Hummingbird sees it.
+/// The first request of every connection, checked before Hummingbird sees it: within the
+/// server's ``ConnectionLimits``, in time, with the token, to a room that can exist.
 ///
+/// A connection is admitted only within the pending caps (else it is answered 503 and
+/// closed at once). It then has ``ConnectionLimits/headerTimeout`` to send its first request
+/// head (request line and headers, up to 16 KiB), else it is answered 408 and closed. A head
+/// without the token is answered 401, an upgrade to a room that cannot exist 404, a head too
+/// long 431, each with a one-line reason and closed. A head with the token signs the
+/// connection in: what was read passes on unchanged, and the gate leaves the pipeline.
 /// Hummingbird answers every refused upgrade with a bare 400; members need to tell a wrong
-/// token from a wrong address. The gate reads the first request's head (request line and
-/// headers, up to 16 KiB), answers refused upgrades itself and closes the connection, and
-/// passes everything else on unchanged before leaving the pipeline.
+/// token from a wrong address.
 final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = ByteBuffer
   typealias InboundOut = ByteBuffer
 
-  /// What to answer an upgrade of `path` with `authorization`: a status and a reason, or
-  /// `nil` to let it through.
-  typealias Decision =
-    @Sendable (_ path: String, _ authorization: String?) -> (
-      status: Int, reason: String
-    )?
+  /// A first request head: its path, its `Authorization` header, and whether it asks for
+  /// a WebSocket.
+  struct Head: Equatable {
+    var path: String
+    var authorization: String?
+    var isUpgrade: Bool
+  }
+
+  /// What to answer a head with: a status and a reason, or `nil` to sign it in.
+  typealias Decision = @Sendable (Head) -> (status: Int, reason: String)?
+
+  /// Whether the connection still waits to sign in; read when it closes. Touched only on the
+  /// connection's event loop.
+  private final class Ticket: @unchecked Sendable {
+    var pending = true
+  }
 
   private let decide: Decision
+  private let budget: ConnectionBudget
   private var buffered: ByteBuffer?
+  private var timer: Scheduled<Void>?
+  private let ticket = Ticket()
+  private var address = "unknown"
+  private var done = false
   private static let headLimit = 16_384
 
-  init(decide: @escaping Decision) { self.decide = decide }
+  init(decide: @escaping Decision, budget: ConnectionBudget) {
+    self.decide = decide
+    self.budget = budget
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+    if let refusal = budget.admit(from: address) {
+      done = true
+      return answer(context: context, status: 503, reason: refusal)
+    }
+    let budget = budget
+    let ticket = ticket
+    let address = address
+    context.channel.closeFuture.whenComplete { _ in
+      budget.closed(from: address, pending: ticket.pending)
+    }
+    let seconds = budget.limits.headerTimeout
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    timer = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
+      let (gate, context) = loopBound.value
+      guard !gate.done else { return }
+      gate.done = true
+      gate.answer(
+        context: context, status: 408,
+        reason: "no request within \(Int(seconds)) s: this room server closes silent connections")
+    }
+    context.fireChannelActive()
+  }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard !done else { return }
     var incoming = unwrapInboundIn(data)
     if buffered == nil {
       buffered = incoming
@@ -36,33 +84,47 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     }
     let bytes = Array(buffered!.readableBytesView)
     guard let end = Self.headEnd(bytes) else {
-      if bytes.count > Self.headLimit { pass(context: context) }
+      if bytes.count > Self.headLimit {
+        done = true
+        answer(context: context, status: 431, reason: "the request head is over 16 KiB")
+      }
       return
     }
-    let head = String(decoding: bytes[..<end], as: UTF8.self)
-    if let (path, authorization) = Self.upgrade(head), let refusal = decide(path, authorization) {
-      refuse(context: context, status: refusal.status, reason: refusal.reason)
-      return
+    done = true
+    timer?.cancel()
+    guard let head = Self.head(String(decoding: bytes[..<end], as: UTF8.self)) else {
+      return answer(context: context, status: 400, reason: "that is not an HTTP request")
     }
-    pass(context: context)
-  }
-
-  /// Hands what was read to the HTTP handlers and leaves.
-  private func pass(context: ChannelHandlerContext) {
+    if let refusal = decide(head) {
+      return answer(context: context, status: refusal.status, reason: refusal.reason)
+    }
+    ticket.pending = false
+    budget.signedIn(from: address)
     if let buffered { context.fireChannelRead(wrapInboundOut(buffered)) }
     buffered = nil
     context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
   }
 
-  private func refuse(context: ChannelHandlerContext, status: Int, reason: String) {
+  func handlerRemoved(context: ChannelHandlerContext) {
+    timer?.cancel()
+  }
+
+  /// Answers with `status` and a one-line reason, then closes the connection.
+  private func answer(context: ChannelHandlerContext, status: Int, reason: String) {
     buffered = nil
-    let phrase = status == 401 ? "Unauthorized" : "Not Found"
+    timer?.cancel()
+    let phrases = [
+      400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 408: "Request Timeout",
+      431: "Request Header Fields Too Large", 503: "Service Unavailable",
+    ]
     let body = reason + "\n"
     let response =
-      "HTTP/1.1 \(status) \(phrase)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      "HTTP/1.1 \(status) \(phrases[status] ?? "Error")\r\n"
+      + "Content-Type: text/plain; charset=utf-8\r\n"
       + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
     let buffer = context.channel.allocator.buffer(string: response)
-    context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in context.close(promise: nil) }
+    let channel = context.channel
+    context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in channel.close(promise: nil) }
   }
 
   /// The index just past the blank line that ends the head, if it arrived.
@@ -77,23 +139,22 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     return nil
   }
 
-  /// The path and `Authorization` header of a WebSocket upgrade request; `nil` for any
-  /// other request.
-  private static func upgrade(_ head: String) -> (String, String?)? {
-    let lines = head.split(separator: "\r\n", omittingEmptySubsequences: true)
+  /// The path, `Authorization` header and upgrade wish of a request head; `nil` when it
+  /// has no request line.
+  static func head(_ text: String) -> Head? {
+    let lines = text.split(separator: "\r\n", omittingEmptySubsequences: true)
     guard let requestLine = lines.first else { return nil }
     let parts = requestLine.split(separator: " ")
     guard parts.count >= 2 else { return nil }
-    var isUpgrade = false
-    var authorization: String?
+    var head = Head(path: String(parts[1]), authorization: nil, isUpgrade: false)
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: ":") else { continue }
       let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
       let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      if name == "upgrade", value.lowercased() == "websocket" { isUpgrade = true }
-      if name == "authorization" { authorization = value }
+      if name == "upgrade", value.lowercased() == "websocket" { head.isUpgrade = true }
+      if name == "authorization" { head.authorization = value }
     }
-    return isUpgrade ? (String(parts[1]), authorization) : nil
+    return head
   }
 }
 
@@ -103,10 +164,11 @@ struct GatedUpgradeChannel: ServerChildChannel {
 
   let inner: HTTP1WebSocketUpgradeChannel
   let decide: UpgradeGate.Decision
+  let budget: ConnectionBudget
 
   func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
     do {
-      try channel.pipeline.syncOperations.addHandler(UpgradeGate(decide: decide))
+      try channel.pipeline.syncOperations.addHandler(UpgradeGate(decide: decide, budget: budget))
     } catch {
       return channel.eventLoop.makeFailedFuture(error)
     }
