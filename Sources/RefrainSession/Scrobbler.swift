@@ -110,6 +110,7 @@ public final class Scrobbler {
     let describe = describe
     let previous = lastWrite
     let writes = writes
+    let inbox = session.inbox
     writes.enter()
     lastWrite = Task.detached(executorPreference: BackgroundExecutor.shared) {
       await previous?.value
@@ -124,6 +125,9 @@ public final class Scrobbler {
         try library.enqueueListen(listen, services: services)
       } catch {
         log("could not queue the listen of \(listen.track.title): \(error)")
+        // A listen that could not be kept (a full disk) is said where the user looks.
+        let line = "the listen of \(listen.track.title) was not kept: \(error)"
+        inbox.post { session in session.notify(.notice(line, isError: true)) }
         return
       }
       outbox.listensQueued()

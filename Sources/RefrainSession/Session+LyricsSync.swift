@@ -143,27 +143,14 @@ struct SessionOnly<Value>: @unchecked Sendable {
 /// Writing a sidecar: the old one kept as `.bak`, the new one whole or not at all.
 enum SyncFile {
   static func write(_ text: String, to path: String) -> Result<String, SyncSaveFailure> {
-    let manager = FileManager.default
-    let temporary = path + ".tmp-\(getpid())"
-    let data = Data(text.utf8)
-    guard manager.createFile(atPath: temporary, contents: data) else {
-      return .failure(
-        SyncSaveFailure("cannot write beside \(path): check the folder's permissions"))
+    do {
+      try AtomicFile.write(
+        Data(text.utf8), to: URL(fileURLWithPath: path),
+        backup: URL(fileURLWithPath: path + ".bak"))
+      return .success(path)
+    } catch {
+      return .failure(SyncSaveFailure("\(error); the stamps are kept"))
     }
-    if manager.fileExists(atPath: path) {
-      let backup = path + ".bak"
-      unlink(backup)
-      guard link(path, backup) == 0 || (try? manager.copyItem(atPath: path, toPath: backup)) != nil
-      else {
-        unlink(temporary)
-        return .failure(SyncSaveFailure("cannot keep the old lyrics as \(backup)"))
-      }
-    }
-    guard rename(temporary, path) == 0 else {
-      unlink(temporary)
-      return .failure(SyncSaveFailure("cannot save \(path)"))
-    }
-    return .success(path)
   }
 }
 

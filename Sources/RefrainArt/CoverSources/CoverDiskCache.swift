@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Cover pictures on disk, one file per album named by a stable hash of its key, with a total
 /// size cap: the oldest files (by modification time) go first.
@@ -68,13 +69,13 @@ public struct CoverDiskCache: Sendable {
       if Self.fileSize(target) == data.count, (try? Data(contentsOf: target)) == data {
         try manager.setAttributes([.modificationDate: Date()], ofItemAtPath: target.path)
       } else {
-        let temporary = directory.appendingPathComponent(
-          ".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        try data.write(to: temporary)
-        if rename(temporary.path, target.path) != 0 {
-          let reason = String(cString: strerror(errno))
-          try? manager.removeItem(at: temporary)
-          throw CoverError.fileFailed(path: target.path, reason: reason)
+        do {
+          try AtomicFile.write(data, to: target)
+        } catch let failure {
+          throw CoverError.fileFailed(
+            path: target.path,
+            reason: failure.isDiskFull
+              ? "the disk is full (free some space)" : String(cString: strerror(failure.code)))
         }
       }
       let other = file(albumKey: albumKey, format: format == .png ? .jpeg : .png)

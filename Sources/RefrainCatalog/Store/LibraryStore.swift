@@ -226,7 +226,7 @@ public final class LibraryStore: Sendable {
     do {
       return try pool.read(body)
     } catch let error as DatabaseError {
-      throw LibraryStoreError.database(error.message ?? "\(error)")
+      throw failure(error)
     }
   }
 
@@ -235,8 +235,14 @@ public final class LibraryStore: Sendable {
     do {
       return try pool.write(body)
     } catch let error as DatabaseError {
-      throw LibraryStoreError.database(error.message ?? "\(error)")
+      throw failure(error)
     }
+  }
+
+  /// What a database error means to the user: a full disk names the library's file.
+  func failure(_ error: DatabaseError) -> LibraryStoreError {
+    if error.resultCode == .SQLITE_FULL { return .diskFull(path: fileURL.path) }
+    return .database(error.message ?? "\(error)")
   }
 
   /// The current time as stored in the file: seconds since 1970.

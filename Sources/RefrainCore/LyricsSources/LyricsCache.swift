@@ -33,7 +33,7 @@ public struct LyricsCacheFolder: LyricsCacheStorage {
   }
 
   public func write(_ data: Data, for key: String) throws {
-    try LyricsAtomicFile.write(data, to: fileURL(for: key))
+    try AtomicFile.write(data, to: fileURL(for: key))
   }
 
   public func remove(_ key: String) {
