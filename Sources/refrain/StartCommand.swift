@@ -228,6 +228,14 @@ struct StartCommand: ParsableCommand {
     // The screen is gone: waiting here for the edits still being stored, then the save, is
     // what keeps them.
     app.saveSessionAndWait()
+    // What could not be stored (the session on a full disk) is said on stderr: the status
+    // line is gone.
+    var unsaved: [String] = []
+    session.subscribe { event in
+      if case .notice(let text, isError: true) = event { unsaved.append(text) }
+    }
+    session.drainInbox()
+    for line in unsaved { FileHandle.standardError.write(Data("refrain: \(line)\n".utf8)) }
     mpris?.stop()
     session.room?.stop()
     // A listen just counted is written before the process ends; sending can wait for the

@@ -6,7 +6,8 @@ playlist add, a tap-to-sync save and a scan each fail with a line naming the ful
 and the file, `refrain ctl` exits non-zero, the music plays on and the screen keeps
 moving. Once space is freed the next edit and the next save succeed without a restart,
 the library passes `PRAGMA integrity_check` with every acknowledged edit in it, and no
-half-written sidecar or temporary file is left behind.
+half-written sidecar or temporary file is left behind. A session that cannot be saved at
+quit is said on stderr.
 """
 
 from __future__ import annotations
@@ -130,8 +131,13 @@ def test_a_full_disk_loses_nothing_and_says_so_everywhere(tui_on_a_small_disk, r
     assert (music / "song.lrc").read_bytes() != original_lrc
     assert not [p.name for p in music.iterdir() if p.name.endswith(".tmp")]
 
+    # Full again at quit: the session cannot be saved, and stderr says so once the screen
+    # is gone.
+    filler = fill(data)
     assert ctl("quit").returncode == 0
     tui.wait_for(lambda s: "refrain exited 0" in s, "refrain to quit", 10)
+    assert "refrain: could not save the session: the disk is full" in tui.stderr(), tui.stderr()
+    filler.unlink()
     with sqlite3.connect(library) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         names = sorted(row[0] for row in db.execute("SELECT name FROM playlists"))
