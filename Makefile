@@ -18,7 +18,9 @@ run: release
 # scripts/make-order-file; a stale list is a `make bench` warning) and packs the
 # relocations (DT_RELR). The bench binary shares the compile flags, so building it does
 # not recompile everything. MPRIS is a plugin beside the binary (librefrain-mpris.so): only
-# it links GIO, so a start without a session bus maps none of GLib. Listening rooms run in
+# it links GIO, so a start without a session bus maps none of GLib. `swift build` makes it
+# (the refrain-mpris product); the release's is linked by scripts/build-mpris-plugin
+# instead, without the Swift runtime SwiftPM adds to every library it links. Listening rooms run in
 # refrain-room, a second binary beside refrain: only it links Hummingbird and SwiftNIO.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 LAYOUT := -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/refrain.order -Xlinker --no-warn-symbol-ordering \
@@ -53,7 +55,6 @@ install: release rooms
 build:
 	@scripts/install-deps build
 	$(SWIFT) build
-	scripts/build-mpris-plugin .build/debug debug
 
 fixtures:
 	@scripts/install-deps test
@@ -66,7 +67,6 @@ fixtures:
 # The release build is checked too (Tests/EndToEnd/test_release.py).
 test: fixtures release
 	$(SWIFT) build --build-tests
-	scripts/build-mpris-plugin .build/debug debug
 	scripts/with-test-pulse sh -c 'scripts/on-fresh-boot-clock $(SWIFT) test --skip-build && python3 -m pytest -q Tests/EndToEnd'
 
 unit: fixtures

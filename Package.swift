@@ -17,6 +17,9 @@ let package = Package(
     .executable(name: "refrain", targets: ["refrain"]),
     // Listening rooms, in a process of their own: `refrain room serve` and a member's link.
     .executable(name: "refrain-room", targets: ["refrain-room"]),
+    // MPRIS over GIO, opened by the binary only when a session bus is there
+    // (librefrain-mpris.so beside it; see CMPRISLoader).
+    .library(name: "refrain-mpris", type: .dynamic, targets: ["CMPRIS"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,10 +40,18 @@ let package = Package(
     .systemLibrary(
       name: "CGcrypt", pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
     // MPRIS over GIO's D-Bus is a plugin the binary opens only when MPRIS starts
-    // (librefrain-mpris.so, plain C from Sources/CMPRIS, built by scripts/build-mpris-plugin
-    // beside the binary); CMPRISLoader forwards the calls to it.
+    // (librefrain-mpris.so beside the binary: the refrain-mpris product, plain C from
+    // Sources/CMPRIS; `make release` links it with scripts/build-mpris-plugin, without the
+    // Swift runtime); CMPRISLoader forwards the calls to it.
     .target(
       name: "CMPRISLoader", path: "Sources/CMPRISLoader", linkerSettings: [.linkedLibrary("dl")]),
+    .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+    .target(
+      name: "CMPRIS", dependencies: ["CGIO"], path: "Sources/CMPRIS",
+      cSettings: [
+        .headerSearchPath("../CMPRISLoader/include"),
+        .unsafeFlags(["-fvisibility=hidden", "-Wall", "-Werror"]),
+      ]),
     .target(name: "CAudioShims", dependencies: ["CMPG123", "CPulse"], path: "Sources/CAudioShims"),
     .target(name: "CTUIShims", dependencies: ["CNcursesw"], path: "Sources/CTUIShims"),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
