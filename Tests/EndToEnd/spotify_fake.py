@@ -14,6 +14,7 @@ The library is built from the responses recorded in /work/shared/fixtures/spotif
 deterministic extra tracks (unique IDs and ISRCs) so that paging is exercised; there is no
 randomness. Responses keep Spotify's shapes: paging objects with `limit` (default 20,
 max 50), `offset`, `total` and absolute `next`/`previous` URLs that point at this server.
+An album's track list holds simplified tracks, without `album` and `external_ids` (no ISRC).
 Playlist entries carry the track both as `item` (the 2026 name) and `track` (deprecated);
 `/playlists/{id}/tracks` answers 403, as Spotify does for development-mode apps.
 
@@ -378,6 +379,30 @@ class SpotifyFake:
                 self.liked.append({"added_at": stamp, "track": track})
         return track
 
+    def add_saved_album(self, name: str, tracks: list[dict], first: bool = True) -> dict:
+        """Adds a saved album whose track list is `tracks` (full track objects made with
+        `make_track(..., album=name, album_id=ID)`): as the newest saved album (first=True)
+        or the oldest. Returns the album object."""
+        aid = tracks[0]["album"]["id"]
+        album = copy.deepcopy(_fixture("spotify/album.json"))
+        album.pop("tracks", None)
+        album.update({"id": aid, "name": name, "href": f"{SPOTIFY_API}/albums/{aid}",
+                      "uri": f"spotify:album:{aid}", "release_date": "2026-05-01",
+                      "release_date_precision": "day", "total_tracks": len(tracks),
+                      "artists": copy.deepcopy(tracks[0]["artists"]),
+                      "images": copy.deepcopy(tracks[0]["album"].get("images", [])),
+                      "external_urls": {"spotify": f"https://open.spotify.com/album/{aid}"}})
+        with self.lock:
+            self._album_tracks[aid] = tracks
+            self._album_objs[aid] = album
+            if first:
+                newest = self.albums[0]["added_at"] if self.albums else iso(1793491200)
+                self.albums.insert(0, {"added_at": iso(_parse_iso(newest) + 60), "album": album})
+            else:
+                oldest = self.albums[-1]["added_at"] if self.albums else iso(1793491200)
+                self.albums.append({"added_at": iso(_parse_iso(oldest) - 60), "album": album})
+        return album
+
     def add_preview(self, isrc: str, title: str = "Preview Song", artist: str = "Preview Artist",
                     album: str = "Preview Album", duration: int = 30, deezer_id: int | None = None) -> int:
         """Registers a preview-catalog track for `isrc`; returns its catalog ID."""
@@ -697,8 +722,9 @@ class SpotifyFake:
 
     @staticmethod
     def _simplified(t: dict) -> dict:
-        s = {k: v for k, v in t.items() if k not in ("album", "popularity")}
-        return s
+        """A track as an album's track list gives it: Spotify's simplified track object,
+        without `album`, `popularity` and `external_ids` (so without the ISRC)."""
+        return {k: v for k, v in t.items() if k not in ("album", "popularity", "external_ids")}
 
     def _album_full(self, aid: str) -> dict:
         album = copy.deepcopy(self._album_objs[aid])

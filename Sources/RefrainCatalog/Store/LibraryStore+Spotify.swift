@@ -84,11 +84,13 @@ extension LibraryStore {
 
   /// Stages one page of `list`: its tracks stored, its items appended, and `next` recorded
   /// as the page to fetch after it (`nil`: the list is complete), in one transaction.
+  ///
+  /// A track already stored keeps every field the page's record lacks (`storeMerging`).
   func stageSpotifyPage(
     list: String, items: [SpotifyStagedItem], tracks: [CatalogTrack], next: String?
   ) throws {
     try write { db in
-      for track in tracks { try Self.store(Self.bare(track), in: db) }
+      for track in tracks { try Self.storeMerging(Self.bare(track), in: db) }
       var position =
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM spotify_import_items WHERE list = ?", arguments: [list])
@@ -256,12 +258,15 @@ extension LibraryStore {
   }
 
   /// Replaces an album's stored track list.
+  ///
+  /// Its tracks are Spotify's simplified records (no ISRC): a track already stored from a
+  /// like or a playlist keeps its ISRC and every other field they lack (`storeMerging`).
   func storeSpotifyAlbumTracks(albumID: String, tracks: [CatalogTrack]) throws {
     try write { db in
       try db.execute(
         sql: "DELETE FROM spotify_album_tracks WHERE album_id = ?", arguments: [albumID])
       for (position, track) in tracks.enumerated() {
-        try Self.store(Self.bare(track), in: db)
+        try Self.storeMerging(Self.bare(track), in: db)
         try db.execute(
           sql: "INSERT INTO spotify_album_tracks (album_id, position, track_id) VALUES (?, ?, ?)",
           arguments: [albumID, position, track.id])
@@ -314,12 +319,14 @@ extension LibraryStore {
 
   /// Replaces the Spotify likes with `tracks`, newest first, in one transaction, as an
   /// import's last step does; for tools that build a library without the Web API.
+  ///
+  /// A track already stored keeps every field its new record lacks (`storeMerging`).
   public func replaceSpotifyLikes(with tracks: [CatalogTrack]) throws {
     try write { db in
       try db.execute(sql: "DELETE FROM liked_tracks WHERE provider = 'spotify'")
       var at = Self.now()
       for track in tracks where track.provider == SpotifyMapping.provider {
-        try Self.store(Self.bare(track), in: db)
+        try Self.storeMerging(Self.bare(track), in: db)
         try db.execute(
           sql: """
             INSERT INTO liked_tracks (provider, track_id, liked_at) VALUES ('spotify', ?, ?)

@@ -50,6 +50,19 @@ extension LibraryStore {
       ])
   }
 
+  /// Inserts a track's stored copy, or updates it without losing what it knew: a field
+  /// `track` lacks keeps its stored value (``CatalogTrack/merging(_:)``).
+  ///
+  /// For imports, where the same track comes from sources that tell more (a liked track)
+  /// or less (an album's track list) about it. A damaged stored copy is replaced.
+  static func storeMerging(_ track: CatalogTrack, in db: Database) throws {
+    let stored = try String.fetchOne(
+      db.cachedStatement(sql: "SELECT json FROM stored_tracks WHERE provider = ? AND id = ?"),
+      arguments: [track.provider, track.id]
+    ).flatMap(decodeTrack)
+    try store(stored.map { $0.merging(track) } ?? track, in: db)
+  }
+
   /// A track decoded from its stored JSON; `nil` when the JSON is damaged.
   static func decodeTrack(_ json: String) -> CatalogTrack? {
     try? JSONDecoder().decode(CatalogTrack.self, from: Data(json.utf8))
