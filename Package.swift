@@ -36,6 +36,12 @@ let package = Package(
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
     .systemLibrary(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+    // One well-kept library per format behind RefrainAudio's AudioDecoder (WAV is Refrain's).
+    .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+    .systemLibrary(
+      name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
+    .systemLibrary(
+      name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
     // libgcrypt's MD5 for Last.fm's request signatures (libpulse already loads libgcrypt).
     .systemLibrary(
       name: "CGcrypt", pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
@@ -68,7 +74,10 @@ let package = Package(
     .target(name: "RefrainSession", dependencies: ["RefrainCore"]),
     .target(
       name: "RefrainAudio",
-      dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader"]
+      dependencies: [
+        "RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC", "CVorbisFile",
+        "COpusFile",
+      ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,
     // retries, rate limits, the response cache and the digests services sign with.

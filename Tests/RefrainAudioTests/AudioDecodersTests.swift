@@ -52,10 +52,7 @@ final class AudioDecodersTests: XCTestCase {
 
   func testAFormatWithoutADecoderIsNamedInTheError() throws {
     let cases: [(String, [UInt8])] = [
-      ("FLAC", Array("fLaC".utf8) + [0, 0, 0, 34]),
-      ("Ogg", Array("OggS".utf8) + [0, 2]),
-      ("WAV", Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WAVEfmt ".utf8)),
-      ("MP4/M4A", [0, 0, 0, 32] + Array("ftypM4A ".utf8)),
+      ("MP4/M4A", [0, 0, 0, 32] + Array("ftypM4A ".utf8))
     ]
     for (name, bytes) in cases {
       let file = folder.appendingPathComponent("song.mp3")

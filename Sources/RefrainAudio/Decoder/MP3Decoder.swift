@@ -30,18 +30,7 @@ public final class MP3Decoder: AudioDecoder {
 
   /// Opens a local MP3 file, scans it and reads its tags.
   public convenience init(path: String) throws {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw AudioError.fileNotReadable(path: path, reason: "no such file")
-    }
-    guard !isDirectory.boolValue else {
-      throw AudioError.fileNotReadable(path: path, reason: "it is a folder")
-    }
-    guard FileManager.default.isReadableFile(atPath: path) else {
-      throw AudioError.fileNotReadable(path: path, reason: "permission denied")
-    }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    guard size > 0 else { throw AudioError.emptyFile(path: path) }
+    try LocalAudioFile.check(path)
     try self.init(name: path, download: nil) { handle in
       refrain_mpg123_open(handle, path)
     }

@@ -6,6 +6,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
   case emptyFile(path: String)
   /// The data is not MP3 audio that libmpg123 can decode.
   case notMP3(name: String, detail: String)
+  /// The data is not audio of `format` that its decoder can read.
+  case notDecodable(name: String, format: String, detail: String)
   /// Decoding stopped partway through.
   case decodeFailed(name: String, at: Double, detail: String)
   /// An HTTP stream answered with an error status.
@@ -29,6 +31,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(path) is empty: nothing to play"
     case .notMP3(let name, let detail):
       return "\(name) is not playable MP3 audio (\(detail))"
+    case .notDecodable(let name, let format, let detail):
+      return "\(name) is not playable \(format) audio (\(detail))"
     case .decodeFailed(let name, let at, let detail):
       return "\(name): decoding failed at \(String(format: "%.1f", at)) s (\(detail))"
     case .httpStatus(let url, let status):

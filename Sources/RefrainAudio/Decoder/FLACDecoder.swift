@@ -1,0 +1,160 @@
+import CFLAC
+import Foundation
+
+/// Decodes a FLAC file to 16-bit PCM with libFLAC: any bit depth up to 32 (24-bit loses its
+/// low 8 bits), seeking to the sample by the seek table.
+public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
+  public let name: String
+  public private(set) var format: AudioFormat
+  public private(set) var duration: Double?
+  public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
+  public private(set) var isAtEnd = false
+
+  private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+  private var pending = PendingPCM()
+  private var bitsPerSample = 16
+  private var decodedFrames: Int64 = 0
+  private var totalFrames: Int64 = 0
+  /// Why the last write or decode failed, from libFLAC's error callback.
+  private var streamError: String?
+
+  public static var formatName: String { "FLAC" }
+
+  public static func recognizes(_ head: [UInt8]) -> Bool {
+    head.count >= 4 && head[0] == 0x66 && head[1] == 0x4C && head[2] == 0x61 && head[3] == 0x43
+  }
+
+  public static func open(path: String) throws -> any AudioDecoder { try FLACDecoder(path: path) }
+
+  /// Opens a local FLAC file and reads its stream info.
+  public init(path: String) throws {
+    try LocalAudioFile.check(path)
+    name = path
+    format = AudioFormat(sampleRate: 44_100, channels: 2)
+    guard let decoder = FLAC__stream_decoder_new() else {
+      throw AudioError.notDecodable(name: path, format: "FLAC", detail: "libFLAC could not start")
+    }
+    self.decoder = decoder
+    let client = Unmanaged.passUnretained(self).toOpaque()
+    let status = FLAC__stream_decoder_init_file(
+      decoder, path,
+      { _, frame, buffer, client in
+        guard let frame, let buffer, let client else {
+          return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
+        }
+        Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().take(frame, buffer)
+        return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
+      },
+      { _, metadata, client in
+        guard let metadata, let client, metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO
+        else { return }
+        let info = metadata.pointee.data.stream_info
+        Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().streamInfo(
+          rate: Int(info.sample_rate), channels: Int(info.channels),
+          bits: Int(info.bits_per_sample), frames: Int64(info.total_samples))
+      },
+      { _, status, client in
+        guard let client else { return }
+        Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().streamError =
+          FLACDecoder.describe(status)
+      }, client)
+    guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
+      throw AudioError.notDecodable(
+        name: path, format: "FLAC", detail: "libFLAC refused it (init status \(status.rawValue))")
+    }
+    guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, totalFrames >= 0,
+      format.channels > 0
+    else {
+      throw AudioError.notDecodable(
+        name: path, format: "FLAC", detail: streamError ?? "no stream info")
+    }
+    duration = totalFrames > 0 ? Double(totalFrames) / Double(format.sampleRate) : nil
+  }
+
+  deinit {
+    FLAC__stream_decoder_finish(decoder)
+    FLAC__stream_decoder_delete(decoder)
+  }
+
+  public var position: Double { Double(decodedFrames) / Double(format.sampleRate) }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) throws
+    -> Int
+  {
+    while pending.isEmpty {
+      if isAtEnd { return 0 }
+      if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+        isAtEnd = true
+        return 0
+      }
+      guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+        throw AudioError.decodeFailed(
+          name: name, at: position, detail: streamError ?? "the FLAC stream is damaged")
+      }
+    }
+    let count = pending.drain(into: buffer, frameBytes: format.bytesPerFrame)
+    decodedFrames += Int64(count / format.bytesPerFrame)
+    return count
+  }
+
+  @discardableResult
+  public func seek(to seconds: Double) throws -> Double {
+    var frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
+    if totalFrames > 0 { frame = min(frame, totalFrames) }
+    pending.removeAll()
+    isAtEnd = false
+    if totalFrames > 0, frame >= totalFrames {
+      decodedFrames = totalFrames
+      isAtEnd = true
+      return position
+    }
+    guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
+      _ = FLAC__stream_decoder_flush(decoder)
+      throw AudioError.decodeFailed(
+        name: name, at: seconds, detail: "seek failed: \(streamError ?? "no seek point")")
+    }
+    decodedFrames = frame
+    return position
+  }
+
+  public func close() {
+    pending.removeAll()
+    isAtEnd = true
+    FLAC__stream_decoder_finish(decoder)
+  }
+
+  // MARK: - libFLAC's callbacks
+
+  /// What a libFLAC decoding error means.
+  static func describe(_ status: FLAC__StreamDecoderErrorStatus) -> String {
+    switch status {
+    case FLAC__STREAM_DECODER_ERROR_STATUS_LOST_SYNC: return "lost sync: the stream is damaged"
+    case FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER: return "a frame header is damaged"
+    case FLAC__STREAM_DECODER_ERROR_STATUS_FRAME_CRC_MISMATCH:
+      return "a frame's checksum does not match"
+    case FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM: return "an unparseable stream"
+    default: return "the stream is damaged"
+    }
+  }
+
+  private func streamInfo(rate: Int, channels: Int, bits: Int, frames: Int64) {
+    format = AudioFormat(sampleRate: max(1, rate), channels: channels)
+    bitsPerSample = bits
+    totalFrames = frames
+  }
+
+  /// Interleaves one decoded block into the pending PCM.
+  private func take(
+    _ frame: UnsafePointer<FLAC__Frame>, _ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>
+  ) {
+    let blocksize = Int(frame.pointee.header.blocksize)
+    let channels = min(Int(frame.pointee.header.channels), format.channels)
+    let bits = Int(frame.pointee.header.bits_per_sample)
+    for index in 0..<blocksize {
+      for channel in 0..<format.channels {
+        let source = buffer[min(channel, channels - 1)]!
+        pending.append(PendingPCM.sixteen(source[index], bits: bits == 0 ? bitsPerSample : bits))
+      }
+    }
+  }
+}

@@ -1,0 +1,209 @@
+import COpusFile
+import CVorbisFile
+import Foundation
+
+/// Decodes an Ogg Vorbis file to 16-bit PCM with libvorbisfile, which trims the end by the
+/// last granule position and seeks to the sample.
+public final class VorbisDecoder: AudioDecoder {
+  public let name: String
+  public let format: AudioFormat
+  public let duration: Double?
+  public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
+  public private(set) var isAtEnd = false
+
+  private let file: UnsafeMutablePointer<OggVorbis_File>
+  private var open = true
+  private var decodedFrames: Int64 = 0
+
+  /// Opens a local Ogg Vorbis file.
+  public init(path: String) throws {
+    try LocalAudioFile.check(path)
+    name = path
+    file = .allocate(capacity: 1)
+    let status = ov_fopen(path, file)
+    guard status == 0 else {
+      file.deallocate()
+      throw AudioError.notDecodable(
+        name: path, format: "Ogg Vorbis", detail: Self.describe(status))
+    }
+    guard let info = ov_info(file, -1) else {
+      ov_clear(file)
+      file.deallocate()
+      throw AudioError.notDecodable(name: path, format: "Ogg Vorbis", detail: "no stream info")
+    }
+    format = AudioFormat(sampleRate: Int(info.pointee.rate), channels: Int(info.pointee.channels))
+    let total = ov_pcm_total(file, -1)
+    duration = total > 0 ? Double(total) / Double(format.sampleRate) : nil
+  }
+
+  deinit {
+    if open { ov_clear(file) }
+    file.deallocate()
+  }
+
+  public var position: Double { Double(decodedFrames) / Double(format.sampleRate) }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) throws
+    -> Int
+  {
+    guard open, !isAtEnd, let base = buffer.baseAddress else { return 0 }
+    let frameBytes = format.bytesPerFrame
+    let wanted = Int32(min(buffer.count / frameBytes * frameBytes, 65536))
+    var section: Int32 = 0
+    while true {
+      let got = ov_read(file, base.assumingMemoryBound(to: CChar.self), wanted, 0, 2, 1, &section)
+      if got == OV_HOLE { continue }  // a gap in the data: libvorbisfile resyncs
+      if got < 0 {
+        throw AudioError.decodeFailed(name: name, at: position, detail: Self.describe(Int32(got)))
+      }
+      if got == 0 {
+        isAtEnd = true
+        return 0
+      }
+      decodedFrames += Int64(Int(got) / frameBytes)
+      return Int(got)
+    }
+  }
+
+  @discardableResult
+  public func seek(to seconds: Double) throws -> Double {
+    guard open else { return position }
+    let frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
+    let status = ov_pcm_seek(file, ogg_int64_t(frame))
+    guard status == 0 else {
+      throw AudioError.decodeFailed(
+        name: name, at: seconds, detail: "seek failed: \(Self.describe(status))")
+    }
+    decodedFrames = Int64(ov_pcm_tell(file))
+    isAtEnd = false
+    return position
+  }
+
+  public func close() {
+    guard open else { return }
+    ov_clear(file)
+    open = false
+    isAtEnd = true
+  }
+
+  /// What a libvorbisfile status means.
+  static func describe(_ status: Int32) -> String {
+    switch status {
+    case OV_ENOTVORBIS: return "not Vorbis audio"
+    case OV_EBADHEADER: return "a damaged Vorbis header"
+    case OV_EVERSION: return "an unknown Vorbis version"
+    case OV_EREAD: return "the file could not be read"
+    case OV_EBADLINK: return "a damaged link in the stream"
+    default: return "the stream is damaged (libvorbisfile \(status))"
+    }
+  }
+}
+
+/// Decodes an Ogg Opus file to 16-bit stereo PCM at 48 kHz with libopusfile, which drops the
+/// pre-skip and the end padding and seeks to the sample.
+public final class OpusDecoder: AudioDecoder {
+  public let name: String
+  public let format = AudioFormat(sampleRate: 48_000, channels: 2)
+  public let duration: Double?
+  public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
+  public private(set) var isAtEnd = false
+
+  private var file: OpaquePointer?
+  private var decodedFrames: Int64 = 0
+
+  /// Opens a local Ogg Opus file.
+  public init(path: String) throws {
+    try LocalAudioFile.check(path)
+    name = path
+    var status: Int32 = 0
+    guard let file = op_open_file(path, &status) else {
+      throw AudioError.notDecodable(name: path, format: "Opus", detail: Self.describe(status))
+    }
+    self.file = file
+    let total = op_pcm_total(file, -1)
+    duration = total > 0 ? Double(total) / 48_000 : nil
+  }
+
+  deinit {
+    if let file { op_free(file) }
+  }
+
+  public var position: Double { Double(decodedFrames) / 48_000 }
+
+  public func read(into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) throws
+    -> Int
+  {
+    guard let file, !isAtEnd, let base = buffer.baseAddress else { return 0 }
+    let samples = Int32(min(buffer.count / 2, 11_520))  // 120 ms of stereo at most
+    while true {
+      let frames = op_read_stereo(file, base.assumingMemoryBound(to: opus_int16.self), samples)
+      if frames == OP_HOLE { continue }
+      if frames < 0 {
+        throw AudioError.decodeFailed(name: name, at: position, detail: Self.describe(frames))
+      }
+      if frames == 0 {
+        isAtEnd = true
+        return 0
+      }
+      decodedFrames += Int64(frames)
+      return Int(frames) * format.bytesPerFrame
+    }
+  }
+
+  @discardableResult
+  public func seek(to seconds: Double) throws -> Double {
+    guard let file else { return position }
+    let status = op_pcm_seek(file, ogg_int64_t((max(0, seconds) * 48_000).rounded()))
+    guard status == 0 else {
+      throw AudioError.decodeFailed(
+        name: name, at: seconds, detail: "seek failed: \(Self.describe(status))")
+    }
+    decodedFrames = Int64(op_pcm_tell(file))
+    isAtEnd = false
+    return position
+  }
+
+  public func close() {
+    if let file { op_free(file) }
+    file = nil
+    isAtEnd = true
+  }
+
+  /// What a libopusfile status means.
+  static func describe(_ status: Int32) -> String {
+    switch status {
+    case OP_ENOTFORMAT: return "not Opus audio"
+    case OP_EBADHEADER: return "a damaged Opus header"
+    case OP_EVERSION: return "an unknown Opus version"
+    case OP_EREAD: return "the file could not be read"
+    case OP_EBADLINK, OP_EBADPACKET: return "a damaged packet in the stream"
+    default: return "the stream is damaged (libopusfile \(status))"
+    }
+  }
+}
+
+/// Ogg files: Vorbis or Opus, told apart by the first packet's signature.
+public enum OggFormat: AudioDecoderFormat {
+  public static var formatName: String { "Ogg" }
+
+  public static func recognizes(_ head: [UInt8]) -> Bool {
+    head.count >= 4 && head[0] == 0x4F && head[1] == 0x67 && head[2] == 0x67 && head[3] == 0x53
+  }
+
+  public static func open(path: String) throws -> any AudioDecoder {
+    let head = AudioDecoders.firstBytes(of: path)
+    // The first page's packet starts after the 27-byte header and its segment table.
+    if head.count > 27 {
+      let start = 27 + Int(head[26])
+      if head.count >= start + 8, Array(head[start..<start + 8]) == Array("OpusHead".utf8) {
+        return try OpusDecoder(path: path)
+      }
+      if head.count >= start + 7, Array(head[start + 1..<start + 7]) == Array("vorbis".utf8) {
+        return try VorbisDecoder(path: path)
+      }
+    }
+    throw AudioError.notDecodable(
+      name: path, format: "Ogg",
+      detail: "neither Vorbis nor Opus inside (FLAC in Ogg and Speex are not decoded)")
+  }
+}
