@@ -149,7 +149,8 @@ let package = Package(
     .target(
       name: "RefrainTestSupport", dependencies: ["RefrainCore"], path: "Tests/RefrainTestSupport"),
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
-    .testTarget(name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore"]),
+    .testTarget(
+      name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainHTTP", "RefrainCore"]),
     // RefrainCatalog: the tests that run on a real SQLite library file.
@@ -168,6 +169,9 @@ let package = Package(
       name: "RefrainDesktopTests",
       dependencies: ["RefrainDesktop", "RefrainSession", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(name: "RefrainRoomTests", dependencies: ["RefrainRoom", "RefrainCore"]),
+    .testTarget(
+      name: "RefrainTagsTests",
+      dependencies: ["RefrainTags", "RefrainCatalog", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 @testable import RefrainAudio
@@ -9,16 +10,17 @@ import XCTest
 final class FormatDecodersTests: XCTestCase {
   /// The media, made once: 2 s of a 440 Hz tone, stereo, and its encodings.
   private static let folder: URL = {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("refrain-formats-\(getpid())", isDirectory: true)
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = TestMedia.folder("formats")
     let wav = folder.appendingPathComponent("tone.wav").path
     let wav24 = folder.appendingPathComponent("tone24.wav").path
-    run("sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "440"])
-    run("sox", ["-n", "-r", "44100", "-c", "2", "-b", "24", wav24, "synth", "2", "sine", "440"])
-    run("flac", ["-s", "-f", "-o", folder.appendingPathComponent("tone.flac").path, wav24])
-    run("oggenc", ["-Q", "-o", folder.appendingPathComponent("tone.ogg").path, wav])
-    run("opusenc", ["--quiet", wav, folder.appendingPathComponent("tone.opus").path])
+    TestMedia.run(
+      "sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "440"])
+    TestMedia.run(
+      "sox", ["-n", "-r", "44100", "-c", "2", "-b", "24", wav24, "synth", "2", "sine", "440"])
+    TestMedia.run(
+      "flac", ["-s", "-f", "-o", folder.appendingPathComponent("tone.flac").path, wav24])
+    TestMedia.run("oggenc", ["-Q", "-o", folder.appendingPathComponent("tone.ogg").path, wav])
+    TestMedia.run("opusenc", ["--quiet", wav, folder.appendingPathComponent("tone.opus").path])
     return folder
   }()
 
@@ -27,23 +29,7 @@ final class FormatDecodersTests: XCTestCase {
     super.tearDown()
   }
 
-  private static func run(_ tool: String, _ arguments: [String]) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
-    process.waitUntilExit()
-  }
-
-  private func media(_ name: String) throws -> String {
-    let path = Self.folder.appendingPathComponent(name).path
-    guard FileManager.default.fileExists(atPath: path) else {
-      XCTFail("\(name) was not made: are sox, flac, oggenc and opusenc installed (make test)?")
-      throw CocoaError(.fileNoSuchFile)
-    }
-    return path
-  }
+  private func media(_ name: String) throws -> String { try TestMedia.path(name, in: Self.folder) }
 
   /// Every sample the decoder gives, as 16-bit values.
   private func decodeAll(_ decoder: any AudioDecoder, limit: Int = .max) throws -> [Int16] {

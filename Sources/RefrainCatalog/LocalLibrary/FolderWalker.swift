@@ -140,16 +140,16 @@ enum FolderWalker {
       let type = entry.pointee.d_type
       let (kind, name) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         let bytes = raw.bindMemory(to: UInt8.self)
-        let (kind, length) = classify(bytes)
+        let (kind, length, baseLength) = classify(bytes)
         let keep = kind == .audio || kind == .lyrics || mayBeFolder(type)
-        return (kind, keep ? String(decoding: bytes[..<length], as: UTF8.self) : nil)
+        return (kind, keep ? (String(decoding: bytes[..<length], as: UTF8.self), baseLength) : nil)
       }
       if kind == .dots { continue }
       if kind == .invalid {
         result.problems.append("\(folder): a file name is not valid UTF-8")
         continue
       }
-      guard let name else { continue }
+      guard let (name, baseLength) = name else { continue }
       var isFolder = type == UInt8(DT_DIR)
       if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
         var target = stat()
@@ -160,8 +160,8 @@ enum FolderWalker {
         subfolders.append(prefix + name)
         continue
       }
-      // The extension is the last four bytes (".mp3" or ".lrc"), so the base is the rest.
-      let base = Substring(name.utf8.dropLast(4))
+      // The base is the name before its audio or lyrics extension.
+      let base = Substring(name.utf8.prefix(baseLength))
       switch kind {
       case .audio: audio.append((name, base, type == UInt8(DT_REG)))
       case .lyrics: lyricNames[base] = min(lyricNames[base] ?? name, name)
@@ -220,7 +220,8 @@ enum FolderWalker {
     case dots
     /// Not valid UTF-8.
     case invalid
-    /// Ends in `.mp3` (any case) after a non-empty base.
+    /// Ends in an audio extension (any case) after a non-empty base: `.mp3`, `.flac`,
+    /// `.ogg`, `.oga`, `.opus`, `.wav`, `.m4a`, `.mp4`, `.aac`.
     case audio
     /// Ends in `.lrc` (any case) after a non-empty base.
     case lyrics
@@ -233,8 +234,8 @@ enum FolderWalker {
   }
 
   /// Classifies a NUL-terminated name without making a `String` of it; also returns its
-  /// length in bytes.
-  private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> (NameKind, Int) {
+  /// length in bytes and the length of its base (before the extension's dot).
+  private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> (NameKind, Int, Int) {
     var length = 0
     var ascii = true
     while length < bytes.count, bytes[length] != 0 {
@@ -242,20 +243,30 @@ enum FolderWalker {
       length += 1
     }
     if length > 0, bytes[0] == 0x2E, length == 1 || (length == 2 && bytes[1] == 0x2E) {
-      return (.dots, length)
+      return (.dots, length, length)
     }
     if !ascii, String(validating: bytes[..<length], as: UTF8.self) == nil {
-      return (.invalid, length)
+      return (.invalid, length, length)
     }
-    // A name like ".mp3" has no base: like "a.b" split at its last dot, it is not audio.
-    guard length > 4, bytes[length - 4] == 0x2E else { return (.other, length) }
-    // ASCII letters differ from their capitals by bit 0x20 only.
-    let a = bytes[length - 3] | 0x20
-    let b = bytes[length - 2] | 0x20
-    let c = bytes[length - 1]
-    if a == 0x6D, b == 0x70, c == 0x33 { return (.audio, length) }  // "mp3", any case
-    if a == 0x6C, b == 0x72, c | 0x20 == 0x63 { return (.lyrics, length) }  // "lrc"
-    return (.other, length)
+    // The extension: 3 or 4 letters after the last dot. A name like ".mp3" has no base:
+    // like "a.b" split at its last dot, it is not audio.
+    var dot = length - 1
+    while dot >= 0, length - dot <= 5, bytes[dot] != 0x2E { dot -= 1 }
+    let extensionLength = length - dot - 1
+    guard dot > 0, bytes[dot] == 0x2E, extensionLength == 3 || extensionLength == 4 else {
+      return (.other, length, length)
+    }
+    // ASCII letters differ from their capitals by bit 0x20 only; digits keep theirs.
+    var key: UInt32 = 0
+    for index in (dot + 1)..<length { key = key << 8 | UInt32(bytes[index] | 0x20) }
+    switch key {
+    case 0x6D_70_33, 0x66_6C_61_63, 0x6F_67_67, 0x6F_67_61, 0x6F_70_75_73, 0x77_61_76,
+      0x6D_34_61, 0x6D_70_34, 0x61_61_63:
+      // mp3, flac, ogg, oga, opus, wav, m4a, mp4, aac ("3" and "4" | 0x20 are themselves)
+      return (.audio, length, dot)
+    case 0x6C_72_63: return (.lyrics, length, dot)  // lrc
+    default: return (.other, length, length)
+    }
   }
 }
 

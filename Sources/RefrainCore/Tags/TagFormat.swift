@@ -36,13 +36,18 @@ package struct EmbeddedPicture: Sendable, Equatable {
   package var pictureType: UInt8
   /// The picture's bytes.
   package var data: [UInt8]
+
+  package init(mimeType: String, pictureType: UInt8, data: [UInt8]) {
+    self.mimeType = mimeType
+    self.pictureType = pictureType
+    self.data = data
+  }
 }
 
 /// One way audio files carry tags, after the decoders' ``AudioDecoderFormat``: embedded
 /// lyrics and covers read every file through ``TagFormats``, never one format directly.
 ///
-/// ID3v2 (MP3) is the one format today; the next formats (FLAC and Vorbis comments, MP4
-/// atoms) are one type each, added to ``TagFormats/all``.
+/// ID3v2 (MP3), FLAC, Ogg (Vorbis and Opus) and WAV are one type each in ``TagFormats/all``.
 package protocol TagFormat: Sendable {
   /// The format's name, for messages ("ID3v2").
   var name: String { get }
@@ -59,7 +64,9 @@ package protocol TagFormat: Sendable {
 /// The tag formats Refrain reads, and the choice among them by a file's first bytes.
 package enum TagFormats {
   /// Every format, the first that recognises a file's head reading it.
-  package static let all: [any TagFormat] = [ID3v2Format()]
+  package static let all: [any TagFormat] = [
+    FLACTagFormat(), OggTagFormat(), WAVTagFormat(), ID3v2Format(),
+  ]
 
   /// The format of the file at `url`, from its first bytes; a file no format claims is read
   /// as ID3v2, which finds nothing in a file without an ID3 tag. Throws when the file cannot
