@@ -65,7 +65,7 @@ def test_each_format_is_heard_with_its_lyrics_in_sync(kind, encoded, refrain, re
     assert start["duration"] == pytest.approx(30, abs=0.2), start
     changes = aa.step_changes(rec.audio, steps["freqs"])
     heard = [c.step for c in changes if c.step is not None]
-    assert heard[:5] == [0, 1, 2, 3, 4], f"{kind}: the tones heard were {heard}"
+    assert heard[:4] == [0, 1, 2, 3], f"{kind}: the tones heard were {heard}"
     lines = [e for e in run.of("line") if isinstance(e.get("index"), int) and e["index"] >= 0]
     assert [e["index"] for e in lines[:2]] == [0, 1], run.summary()
     for e, when in zip(lines[:2], (1, 3)):
