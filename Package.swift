@@ -34,6 +34,7 @@ let package = Package(
     // C libraries, each behind a thin system-library wrapper.
     .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+    .systemLibrary(name: "CFAAD", providers: [.apt(["libfaad-dev"])]),  // AAC in M4A files
     .systemLibrary(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
     // libgcrypt's MD5 for Last.fm's request signatures (libpulse already loads libgcrypt).
@@ -68,7 +69,7 @@ let package = Package(
     .target(name: "RefrainSession", dependencies: ["RefrainCore"]),
     .target(
       name: "RefrainAudio",
-      dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader"]
+      dependencies: ["RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFAAD"]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,
     // retries, rate limits, the response cache and the digests services sign with.

@@ -12,8 +12,8 @@ import RefrainCatalog
 /// and the scrobbler: with the reader of the file's format, chosen from its first bytes as
 /// its decoder is (``AudioDecoders/formatName(ofHead:)``), never from its name.
 ///
-/// MP3 is the one format today (``MP3TagReader``); each next format adds one reader to
-/// ``readers``. A file in a format without one gets an error that names the format.
+/// MP3 (``MP3TagReader``) and M4A (``MP4TagReader``) have readers today; each next format
+/// adds one reader to ``readers``. A file in a format without one gets an error that names the format.
 public struct AudioTagReader: TagReader {
   /// Whether every file is proved by its decoder, which also gives the exact duration.
   public var exact: Bool
@@ -22,7 +22,12 @@ public struct AudioTagReader: TagReader {
   public init(exact: Bool = false) { self.exact = exact }
 
   /// The tag reader of each format, by the decoders' format name.
-  var readers: [String: any TagReader] { ["MP3": MP3TagReader(exact: exact)] }
+  var readers: [String: any TagReader] {
+    [
+      "MP3": MP3TagReader(exact: exact),
+      "M4A": MP4TagReader(exact: exact),
+    ]
+  }
 
   public func readTags(atPath path: String) throws -> LocalTrackInfo {
     try readStampedTags(atPath: path).0

@@ -45,7 +45,7 @@ public protocol AudioDecoderFormat {
 /// The decoders Refrain has, chosen for a file from its first bytes, never from its name.
 public enum AudioDecoders {
   /// Every format, in the order they are tried.
-  public static var formats: [any AudioDecoderFormat.Type] { [MP3Decoder.self] }
+  public static var formats: [any AudioDecoderFormat.Type] { [MP3Decoder.self, M4ADecoder.self] }
 
   /// The name of a format recognised by its first bytes that no decoder here reads yet.
   static func unsupportedFormat(_ head: [UInt8]) -> String? {
@@ -56,7 +56,6 @@ public enum AudioDecoders {
     if at(0, "fLaC") { return "FLAC" }
     if at(0, "OggS") { return "Ogg" }
     if at(0, "RIFF") && at(8, "WAVE") { return "WAV" }
-    if at(4, "ftyp") { return "MP4/M4A" }
     return nil
   }
 

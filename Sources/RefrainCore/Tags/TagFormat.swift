@@ -41,8 +41,8 @@ package struct EmbeddedPicture: Sendable, Equatable {
 /// One way audio files carry tags, after the decoders' ``AudioDecoderFormat``: embedded
 /// lyrics and covers read every file through ``TagFormats``, never one format directly.
 ///
-/// ID3v2 (MP3) is the one format today; the next formats (FLAC and Vorbis comments, MP4
-/// atoms) are one type each, added to ``TagFormats/all``.
+/// ID3v2 (MP3) and MP4 atoms (M4A) are read today; the next formats (FLAC and Vorbis
+/// comments) are one type each, added to ``TagFormats/all``.
 package protocol TagFormat: Sendable {
   /// The format's name, for messages ("ID3v2").
   var name: String { get }
@@ -59,7 +59,7 @@ package protocol TagFormat: Sendable {
 /// The tag formats Refrain reads, and the choice among them by a file's first bytes.
 package enum TagFormats {
   /// Every format, the first that recognises a file's head reading it.
-  package static let all: [any TagFormat] = [ID3v2Format()]
+  package static let all: [any TagFormat] = [ID3v2Format(), MP4TagFormat()]
 
   /// The format of the file at `url`, from its first bytes; a file no format claims is read
   /// as ID3v2, which finds nothing in a file without an ID3 tag. Throws when the file cannot
