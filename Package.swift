@@ -161,6 +161,9 @@ let package = Package(
       dependencies: ["RefrainDesktop", "RefrainSession", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(name: "RefrainRoomTests", dependencies: ["RefrainRoom", "RefrainCore"]),
     .testTarget(
+      name: "RefrainTagsTests",
+      dependencies: ["RefrainTags", "RefrainAudio", "RefrainCatalog", "RefrainCore"]),
+    .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],
   swiftLanguageModes: [.v6]

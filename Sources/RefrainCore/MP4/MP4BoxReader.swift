@@ -43,8 +43,11 @@ package struct MP4Box: Sendable, Equatable {
   package var payloadOffset: UInt64 { offset + headerSize }
   /// The contents' length.
   package var payloadSize: UInt64 { size - headerSize }
-  /// Where the box ends (as declared).
-  package var end: UInt64 { offset + size }
+  /// Where the box ends as declared; the largest offset when that is past any file.
+  package var end: UInt64 {
+    let sum = offset.addingReportingOverflow(size)
+    return sum.overflow ? .max : sum.partialValue
+  }
 }
 
 /// Why an MP4 file could not be read; each message says what is wrong with the file.

@@ -277,7 +277,8 @@ public final class M4ADecoder: AudioDecoder {
   @discardableResult
   public func seek(to seconds: Double) throws -> Double {
     let rate = Double(format.sampleRate)
-    let target = min(Int64((max(0, seconds) * rate).rounded()), end - start)
+    let wanted = (max(0, seconds) * rate).rounded()
+    let target = wanted < Double(end - start) ? Int64(wanted) : end - start
     try restart(at: start + target)
     return Double(target) / rate
   }
