@@ -234,3 +234,75 @@ final class M4ADecoderTests: XCTestCase {
     XCTAssertTrue(decoder.isAtEnd)
   }
 }
+
+/// The M4A decoder on real files whose `moov` box (the tables the decoder trusts) is
+/// mangled at random: it never traps, and it either refuses the file with an `AudioError`
+/// or decodes it with its position and duration in agreement.
+final class M4ADecoderFuzzTests: XCTestCase {
+  /// SplitMix64: the same seed gives the same mangling on every run.
+  private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  func testMangledTablesAreRefusedOrDecodedNeverTrappedOn() throws {
+    let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: M4AFixtures.path("smpb.m4a"))))
+    // ffmpeg writes moov last: mangle only what follows the audio.
+    let moov = try XCTUnwrap(
+      (0..<original.count - 8).last { original[$0 + 4..<$0 + 8].elementsEqual("moov".utf8) })
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-m4a-fuzz-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("mangled.m4a")
+    var refused = 0
+    var decoded = 0
+    for seed in UInt64(1)...150 {
+      var random = SeededGenerator(state: seed)
+      var bytes = original
+      for _ in 0..<Int.random(in: 1...4, using: &random) where moov < bytes.count {
+        let index = Int.random(in: moov..<bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes[index] ^= 1 << UInt8.random(in: 0...7, using: &random)
+        case 1: bytes[index] = [0, 0xFF, 0x7F, 0x80].randomElement(using: &random) ?? 0
+        default: bytes.removeSubrange(index...)
+        }
+      }
+      try Data(bytes).write(to: file)
+      let decoder: M4ADecoder
+      do {
+        decoder = try M4ADecoder(path: file.path)
+      } catch {
+        XCTAssertNotNil(error as? AudioError, "seed \(seed): \(error)")
+        refused += 1
+        continue
+      }
+      var buffer = [UInt8](repeating: 0, count: 4_608)
+      var frames = 0
+      do {
+        while true {
+          let count = try buffer.withUnsafeMutableBytes { try decoder.read(into: $0) { false } }
+          if count == 0 { break }
+          frames += count / 4
+        }
+        XCTAssertEqual(
+          decoder.position, Double(frames) / Double(decoder.format.sampleRate), accuracy: 1e-6,
+          "seed \(seed)")
+        XCTAssertEqual(
+          try XCTUnwrap(decoder.duration), decoder.position, accuracy: 1e-6, "seed \(seed)")
+        decoded += 1
+      } catch {
+        XCTAssertNotNil(error as? AudioError, "seed \(seed): \(error)")
+      }
+    }
+    XCTAssertGreaterThan(refused, 0)
+    XCTAssertGreaterThan(decoded, 0)
+  }
+}
