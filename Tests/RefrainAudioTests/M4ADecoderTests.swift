@@ -172,6 +172,39 @@ final class M4ADecoderTests: XCTestCase {
     }
   }
 
+  func testOtherAACKindsAndMP3InsideMP4AreRefusedByName() throws {
+    let original = [UInt8](
+      try Data(contentsOf: URL(fileURLWithPath: M4AFixtures.path("smpb.m4a"))))
+    let esds = try XCTUnwrap(
+      (0..<original.count - 4).first { original[$0..<$0 + 4].elementsEqual("esds".utf8) })
+    /// Where descriptor `tag` (written by ffmpeg with a 4-byte length) starts its contents.
+    func contents(of tag: UInt8) throws -> Int {
+      try XCTUnwrap(
+        (esds..<original.count - 5).first {
+          original[$0..<$0 + 4].elementsEqual([tag, 0x80, 0x80, 0x80])
+        }) + 5
+    }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-m4a-kinds-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // AAC-LD: audio object type 23 in the AudioSpecificConfig's first 5 bits; MP3: object
+    // type indication 0x6B in the decoder configuration.
+    let config = try contents(of: 5)
+    let decoderConfig = try contents(of: 4)
+    for (codec, index, value) in [
+      ("AAC-LD", config, 23 << 3 | original[config] & 0x7), ("MP3", decoderConfig, 0x6B),
+    ] {
+      var bytes = original
+      bytes[index] = value
+      let file = folder.appendingPathComponent("\(codec).m4a")
+      try Data(bytes).write(to: file)
+      XCTAssertThrowsError(try AudioDecoders.open(path: file.path)) { error in
+        XCTAssertEqual(error as? AudioError, .unsupportedCodec(name: file.path, codec: codec))
+      }
+    }
+  }
+
   func testAFileCutBeforeItsMoovBoxSaysSo() throws {
     let path = try M4AFixtures.path("cut-moov.m4a")
     XCTAssertThrowsError(try M4ADecoder(path: path)) { error in

@@ -8,12 +8,14 @@ import RefrainCore
 /// one at a time and handed to faad2. The encoder's delay and padding come from the edit
 /// list, else from iTunes' `iTunSMPB` tag, and are dropped here: reads, the position and
 /// the duration are already trimmed. A seek starts a fresh faad2 decoder one frame before
-/// the frame that holds the target (more for HE-AAC, whose SBR has a longer memory) and
-/// drops the samples before it, so it lands on the sample and plays exactly what an
-/// unbroken decoding would. A frame that does not decode plays as silence of its length;
-/// more than 64 of them in a row, or a file cut short inside its audio, stop decoding with
-/// an error once the audio before the damage has been read. ALAC and other codecs are refused
-/// with an error that names them. Local files only: an M4A stream is not read.
+/// the frame that holds the target (four for HE-AAC and the profiles other than AAC-LC,
+/// whose state reaches further back) and drops the samples before it, so it lands on the
+/// sample and plays what an unbroken decoding plays there, but for the noise of
+/// perceptual noise substitution, which faad2 draws afresh. A frame that does not decode
+/// plays as silence of its length; more than 64 of them in a row, or a file cut short
+/// inside its audio, stop decoding with an error once the audio before the damage has been
+/// read. ALAC and other codecs are refused with an error that names them. Local files
+/// only: an M4A stream is not read.
 public final class M4ADecoder: AudioDecoder {
   /// A short name for messages: the path.
   public let name: String
@@ -65,6 +67,7 @@ public final class M4ADecoder: AudioDecoder {
   public init(path: String) throws {
     try Self.checkReadable(path)
     name = path
+    var objectType = 0
     do {
       source = try MP4FileSource(url: URL(fileURLWithPath: path))
       let reader = MP4BoxReader(source)
@@ -79,9 +82,13 @@ public final class M4ADecoder: AudioDecoder {
       guard track.codec == .aac else {
         throw AudioError.unsupportedCodec(name: path, codec: "\(track.codec)")
       }
-      let objectType = Self.objectType(track.decoderConfig)
+      objectType = Self.objectType(track.decoderConfig)
       if let unsupported = Self.unsupportedObjectTypes[objectType] {
         throw AudioError.unsupportedCodec(name: path, codec: unsupported)
+      }
+      guard objectType != 0 else {
+        throw AudioError.notPlayable(
+          name: path, format: Self.formatName, detail: "its AAC configuration is missing")
       }
       table = try MP4SampleTable.read(track, from: reader)
       guard table.count > 0 else {
@@ -116,15 +123,15 @@ public final class M4ADecoder: AudioDecoder {
       }
       throw AudioError.notPlayable(name: path, format: Self.formatName, detail: "\(error)")
     } catch let error as AACConfigError {
-      throw AudioError.notPlayable(name: path, format: Self.formatName, detail: error.reason)
+      throw AudioError.notPlayable(
+        name: path, format: Self.formatName,
+        detail: "\(error.reason) (audio object type \(objectType))")
     }
     try restart(at: start)
   }
 
   /// The audio object types in an AudioSpecificConfig that faad2 does not decode, by name.
-  static let unsupportedObjectTypes = [
-    23: "AAC-LD", 39: "AAC-ELD", 42: "xHE-AAC (USAC)", 0: "AAC of an unknown kind",
-  ]
+  static let unsupportedObjectTypes = [23: "AAC-LD", 39: "AAC-ELD", 42: "xHE-AAC (USAC)"]
 
   /// The audio object type an AudioSpecificConfig starts with (5 bits, or 6 more after 31);
   /// 0 when there is none.
