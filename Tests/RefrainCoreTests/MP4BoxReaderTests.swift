@@ -111,6 +111,24 @@ final class MP4BoxReaderTests: XCTestCase {
     }
   }
 
+  func testADamagedOtherTrackOrDamagedTagsNeverCostTheSound() throws {
+    let brokenTrack = MP4Build.box("trak", [0, 0, 0, 99] + MP4Build.type("mdia"))
+    let brokenTags = [0, 0, 0, 99] + MP4Build.type("©nam")
+    let bytes = MP4Build.Movie(
+      items: [MP4Build.text("©ART", "kept?"), brokenTags], extraMoov: brokenTrack
+    ).bytes()
+    let (movie, tags) = try MP4Metadata.read(from: reader(bytes))
+    XCTAssertEqual(movie.audio?.codec, .aac)
+    XCTAssertEqual(tags, MP4Metadata(), "an ilst that does not parse is no tags")
+    // Without a sound track, the damaged track is what is wrong with the file.
+    var onlyBroken = MP4Build.Movie(extraMoov: brokenTrack).bytes()
+    let soun = try XCTUnwrap(find(MP4Build.type("soun"), in: onlyBroken)) + 4
+    onlyBroken[soun..<soun + 4] = [0x76, 0x69, 0x64, 0x65]  // "vide": no sound track left.
+    XCTAssertThrowsError(try MP4Movie.read(from: reader(onlyBroken))) { error in
+      XCTAssertEqual(error as? MP4Error, .damaged("its mdia box runs past the end of trak"))
+    }
+  }
+
   func testAFragmentedMovieIsMarked() throws {
     XCTAssertTrue(try movie(MP4Build.Movie(fragmented: true)).isFragmented)
   }

@@ -75,6 +75,8 @@ enum MP4Build {
     /// QuickTime's `meta`, without version and flags.
     var plainMeta = false
     var fragmented = false
+    /// Boxes added to `moov` after the sound track.
+    var extraMoov: [UInt8] = []
 
     /// How many samples each chunk holds, following `chunkRuns` until every sample is placed.
     var chunkSizes: [Int] {
@@ -159,7 +161,7 @@ enum MP4Build {
       let metaBody: [UInt8] = metaHandler + box("ilst", items.flatMap { $0 })
       let meta = plainMeta ? box("meta", metaBody) : full("meta", metaBody)
       let mvex = fragmented ? box("mvex", full("trex", zeros(20))) : []
-      return box("moov", mvhd + trak + mvex + box("udta", meta))
+      return box("moov", mvhd + trak + extraMoov + mvex + box("udta", meta))
     }
   }
 }

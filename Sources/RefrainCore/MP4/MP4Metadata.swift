@@ -174,12 +174,19 @@ package struct MP4Picture: Sendable, Equatable {
 extension MP4Metadata {
   /// The movie (for the sound's length) and the tags of the file in `reader`, undecoded.
   ///
-  /// Throws ``MP4Error`` when the file is not a whole MP4.
+  /// Throws ``MP4Error`` when the file is not a whole MP4; tags that do not parse are
+  /// left empty.
   package static func read(from reader: MP4BoxReader) throws(MP4Error) -> (
     movie: MP4Movie, tags: MP4Metadata
   ) {
     let movie = try MP4Movie.read(from: reader)
     guard let ilst = movie.tags else { return (movie, MP4Metadata()) }
-    return (movie, try MP4Metadata(ilst: ilst, from: reader))
+    do {
+      return (movie, try MP4Metadata(ilst: ilst, from: reader))
+    } catch {
+      // An ilst that does not parse is no tags, as a broken ID3 tag is.
+      if case .unreadable = error { throw error }
+      return (movie, MP4Metadata())
+    }
   }
 }

@@ -21,8 +21,9 @@ package struct MP4Movie: Sendable {
 
   /// Reads the movie of the file in `reader`.
   ///
-  /// Throws ``MP4Error/notMP4`` when it does not start with `ftyp`, and
-  /// ``MP4Error/cutShort(_:)`` when it has no whole `moov` box.
+  /// Throws ``MP4Error/notMP4`` when it does not start with `ftyp`,
+  /// ``MP4Error/cutShort(_:)`` when it has no whole `moov` box, and the error of a damaged
+  /// track when no track holds sound. Damaged tags are left out, never thrown.
   package static func read(from reader: MP4BoxReader) throws(MP4Error) -> MP4Movie {
     let top = try reader.topLevelBoxes()
     guard let ftyp = top.first, ftyp.type == "ftyp" else { throw .notMP4 }
@@ -40,6 +41,7 @@ package struct MP4Movie: Sendable {
     var movie = MP4Movie(
       brand: brand, timescale: 0, audio: nil, isFragmented: false, tags: nil)
     var tracks: [MP4AudioTrack] = []
+    var trackError: MP4Error?
     for box in try reader.children(of: moov) {
       switch box.type {
       case "mvhd":
@@ -48,20 +50,30 @@ package struct MP4Movie: Sendable {
         try fields.skip(3 + (version == 1 ? 16 : 8))
         movie.timescale = try fields.uint32()
       case "trak":
-        if let track = try MP4AudioTrack.read(trak: box, from: reader) { tracks.append(track) }
+        // A damaged track counts only when no other track holds sound.
+        do {
+          if let track = try MP4AudioTrack.read(trak: box, from: reader) { tracks.append(track) }
+        } catch {
+          if case .unreadable = error { throw error }
+          trackError = trackError ?? error
+        }
       case "mvex":
         movie.isFragmented = true
-      case "udta":
-        if movie.tags == nil, let meta = try reader.child("meta", of: box) {
-          movie.tags = try tagList(in: meta, from: reader)
+      case "udta", "meta":
+        // Damaged tags never cost the sound: they are simply not there.
+        guard movie.tags == nil else { break }
+        do {
+          let meta = box.type == "meta" ? box : try reader.child("meta", of: box)
+          if let meta { movie.tags = try tagList(in: meta, from: reader) }
+        } catch {
+          if case .unreadable = error { throw error }
         }
-      case "meta":
-        if movie.tags == nil { movie.tags = try tagList(in: box, from: reader) }
       default:
         break
       }
     }
     movie.audio = tracks.first { $0.codec == .aac } ?? tracks.first
+    if movie.audio == nil, let trackError { throw trackError }
     return movie
   }
 
