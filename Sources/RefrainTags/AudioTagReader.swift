@@ -13,7 +13,8 @@ import RefrainCatalog
 /// its decoder is (``AudioDecoders/formatName(ofHead:)``), never from its name.
 ///
 /// MP3 (``MP3TagReader``) and M4A (``MP4TagReader``) have readers today; each next format
-/// adds one reader to ``readers``. A file in a format without one gets an error that names the format.
+/// adds one reader to ``readers``. A file in a format without one gets an error that names
+/// the format.
 public struct AudioTagReader: TagReader {
   /// Whether every file is proved by its decoder, which also gives the exact duration.
   public var exact: Bool

@@ -167,7 +167,8 @@ final class M4ADecoderTests: XCTestCase {
       XCTAssertEqual(error as? AudioError, .unsupportedCodec(name: path, codec: "ALAC"))
       XCTAssertEqual(
         "\(error)",
-        "\(path) holds ALAC audio, which Refrain cannot decode yet: convert it to AAC or MP3 to play it"
+        "\(path) holds ALAC audio, which Refrain cannot decode yet: "
+          + "convert it to AAC or MP3 to play it"
       )
     }
   }

@@ -37,8 +37,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notPlayable(let name, let format, let detail):
       return "\(name) is not playable \(format) audio (\(detail))"
     case .unsupportedCodec(let name, let codec):
-      return
-        "\(name) holds \(codec) audio, which Refrain cannot decode yet: convert it to AAC or MP3 to play it"
+      return "\(name) holds \(codec) audio, which Refrain cannot decode yet: "
+        + "convert it to AAC or MP3 to play it"
     case .decodeFailed(let name, let at, let detail):
       return "\(name): decoding failed at \(String(format: "%.1f", at)) s (\(detail))"
     case .httpStatus(let url, let status):

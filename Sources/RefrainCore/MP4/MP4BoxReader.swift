@@ -103,8 +103,8 @@ package struct MP4BoxReader {
 
   /// The boxes at the top level of the file, in order.
   ///
-  /// The last may run past the end of the file (`end > source.length`) when the file is cut short; bytes after the last
-  /// whole header are ignored.
+  /// The last may run past the end of the file (`end > source.length`) when the file is
+  /// cut short; bytes after the last whole header are ignored.
   package func topLevelBoxes() throws(MP4Error) -> [MP4Box] {
     try boxes(from: 0, to: source.length, parent: "file", allowOverrun: true)
   }
