@@ -34,6 +34,7 @@ let package = Package(
     // C libraries, each behind a thin system-library wrapper.
     .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
     .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+    .systemLibrary(name: "CFAAD", providers: [.apt(["libfaad-dev"])]),  // AAC in M4A files
     .systemLibrary(
       name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
     // One well-kept library per format behind RefrainAudio's AudioDecoder (WAV is Refrain's).
@@ -76,7 +77,7 @@ let package = Package(
       name: "RefrainAudio",
       dependencies: [
         "RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC", "CVorbisFile",
-        "COpusFile",
+        "COpusFile", "CFAAD",
       ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,
@@ -171,7 +172,9 @@ let package = Package(
     .testTarget(name: "RefrainRoomTests", dependencies: ["RefrainRoom", "RefrainCore"]),
     .testTarget(
       name: "RefrainTagsTests",
-      dependencies: ["RefrainTags", "RefrainCatalog", "RefrainCore", "RefrainTestSupport"]),
+      dependencies: [
+        "RefrainTags", "RefrainAudio", "RefrainCatalog", "RefrainCore", "RefrainTestSupport",
+      ]),
     .testTarget(
       name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
   ],

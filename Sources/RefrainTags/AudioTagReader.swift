@@ -12,8 +12,9 @@ import RefrainCatalog
 /// and the scrobbler: with the reader of the file's format, chosen from its first bytes as
 /// its decoder is (``AudioDecoders/formatName(ofHead:)``), never from its name.
 ///
-/// MP3 (``MP3TagReader``), FLAC, Ogg and WAV (``CommentTagReader``) have one reader each in
-/// ``readers``. A file in a format without one gets an error that names the format.
+/// MP3 (``MP3TagReader``), M4A (``MP4TagReader``), FLAC, Ogg and WAV (``CommentTagReader``)
+/// have one reader each in ``readers``. A file in a format without one gets an error that
+/// names the format.
 public struct AudioTagReader: TagReader {
   /// Whether every file is proved by its decoder, which also gives the exact duration.
   public var exact: Bool
@@ -24,8 +25,11 @@ public struct AudioTagReader: TagReader {
   /// The tag reader of each format, by the decoders' format name.
   var readers: [String: any TagReader] {
     [
-      "MP3": MP3TagReader(exact: exact), "FLAC": CommentTagReader(kind: .flac),
-      "Ogg": CommentTagReader(kind: .ogg), "WAV": CommentTagReader(kind: .wav),
+      "MP3": MP3TagReader(exact: exact),
+      "M4A": MP4TagReader(exact: exact),
+      "FLAC": CommentTagReader(kind: .flac),
+      "Ogg": CommentTagReader(kind: .ogg),
+      "WAV": CommentTagReader(kind: .wav),
     ]
   }
 

@@ -33,6 +33,7 @@ final class AudioDecodersTests: XCTestCase {
     XCTAssertEqual(
       AudioDecoders.formatName(ofHead: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)),
       "WAV")
+    XCTAssertEqual(AudioDecoders.formatName(ofHead: [0, 0, 0, 32] + Array("ftypM4A ".utf8)), "M4A")
     XCTAssertEqual(AudioDecoders.formatName(ofHead: Array("junk".utf8)), "MP3", "junk: MP3's")
   }
 
@@ -52,7 +53,10 @@ final class AudioDecodersTests: XCTestCase {
 
   func testAFormatWithoutADecoderIsNamedInTheError() throws {
     let cases: [(String, [UInt8])] = [
-      ("MP4/M4A", [0, 0, 0, 32] + Array("ftypM4A ".utf8))
+      ("DSD", Array("DSD ".utf8) + [28, 0, 0, 0]),
+      ("WMA", [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]),
+      ("Monkey's Audio", Array("MAC ".utf8) + [0x96, 0x0F]),
+      ("WavPack", Array("wvpk".utf8) + [0, 0, 0, 0]),
     ]
     for (name, bytes) in cases {
       let file = folder.appendingPathComponent("song.mp3")

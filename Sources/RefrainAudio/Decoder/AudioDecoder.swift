@@ -46,7 +46,7 @@ public protocol AudioDecoderFormat {
 public enum AudioDecoders {
   /// Every format, in the order they are tried.
   public static var formats: [any AudioDecoderFormat.Type] {
-    [FLACDecoder.self, OggFormat.self, WAVDecoder.self, MP3Decoder.self]
+    [FLACDecoder.self, OggFormat.self, WAVDecoder.self, M4ADecoder.self, MP3Decoder.self]
   }
 
   /// The name of a format recognised by its first bytes that no decoder here reads yet.
@@ -55,7 +55,10 @@ public enum AudioDecoders {
       head.count >= offset + text.utf8.count
         && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
     }
-    if at(4, "ftyp") { return "MP4/M4A" }
+    if at(0, "DSD ") || at(0, "FRM8") { return "DSD" }
+    if head.count >= 4, head[0..<4].elementsEqual([0x30, 0x26, 0xB2, 0x75]) { return "WMA" }
+    if at(0, "MAC ") { return "Monkey's Audio" }
+    if at(0, "wvpk") { return "WavPack" }
     return nil
   }
 
@@ -75,7 +78,7 @@ public enum AudioDecoders {
       return try format.open(path: path)
     }
     if let other = unsupportedFormat(head) {
-      throw AudioError.notMP3(name: path, detail: "\(other) audio, which Refrain cannot decode yet")
+      throw AudioError.unsupportedCodec(name: path, codec: other)
     }
     return try MP3Decoder.open(path: path)
   }

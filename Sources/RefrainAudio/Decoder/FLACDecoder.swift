@@ -32,7 +32,7 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
     name = path
     format = AudioFormat(sampleRate: 44_100, channels: 2)
     guard let decoder = FLAC__stream_decoder_new() else {
-      throw AudioError.notDecodable(name: path, format: "FLAC", detail: "libFLAC could not start")
+      throw AudioError.notPlayable(name: path, format: "FLAC", detail: "libFLAC could not start")
     }
     self.decoder = decoder
     let client = Unmanaged.passUnretained(self).toOpaque()
@@ -59,13 +59,13 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
           FLACDecoder.describe(status)
       }, client)
     guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
-      throw AudioError.notDecodable(
+      throw AudioError.notPlayable(
         name: path, format: "FLAC", detail: "libFLAC refused it (init status \(status.rawValue))")
     }
     guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, totalFrames >= 0,
       format.channels > 0
     else {
-      throw AudioError.notDecodable(
+      throw AudioError.notPlayable(
         name: path, format: "FLAC", detail: streamError ?? "no stream info")
     }
     duration = totalFrames > 0 ? Double(totalFrames) / Double(format.sampleRate) : nil

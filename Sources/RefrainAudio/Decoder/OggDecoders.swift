@@ -23,13 +23,13 @@ public final class VorbisDecoder: AudioDecoder {
     let status = ov_fopen(path, file)
     guard status == 0 else {
       file.deallocate()
-      throw AudioError.notDecodable(
+      throw AudioError.notPlayable(
         name: path, format: "Ogg Vorbis", detail: Self.describe(status))
     }
     guard let info = ov_info(file, -1) else {
       ov_clear(file)
       file.deallocate()
-      throw AudioError.notDecodable(name: path, format: "Ogg Vorbis", detail: "no stream info")
+      throw AudioError.notPlayable(name: path, format: "Ogg Vorbis", detail: "no stream info")
     }
     format = AudioFormat(sampleRate: Int(info.pointee.rate), channels: Int(info.pointee.channels))
     let total = ov_pcm_total(file, -1)
@@ -117,7 +117,7 @@ public final class OpusDecoder: AudioDecoder {
     name = path
     var status: Int32 = 0
     guard let file = op_open_file(path, &status) else {
-      throw AudioError.notDecodable(name: path, format: "Opus", detail: Self.describe(status))
+      throw AudioError.notPlayable(name: path, format: "Opus", detail: Self.describe(status))
     }
     self.file = file
     let total = op_pcm_total(file, -1)
@@ -202,7 +202,7 @@ public enum OggFormat: AudioDecoderFormat {
         return try VorbisDecoder(path: path)
       }
     }
-    throw AudioError.notDecodable(
+    throw AudioError.notPlayable(
       name: path, format: "Ogg",
       detail: "neither Vorbis nor Opus inside (FLAC in Ogg and Speex are not decoded)")
   }

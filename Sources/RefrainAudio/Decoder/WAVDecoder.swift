@@ -48,7 +48,7 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
       layout = try Self.layout(of: handle)
     } catch let detail as WAVProblem {
       try? handle.close()
-      throw AudioError.notDecodable(name: path, format: "WAV", detail: detail.reason)
+      throw AudioError.notPlayable(name: path, format: "WAV", detail: detail.reason)
     }
     self.handle = handle
     format = AudioFormat(sampleRate: layout.sampleRate, channels: layout.channels)

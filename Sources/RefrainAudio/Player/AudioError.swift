@@ -6,8 +6,11 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
   case emptyFile(path: String)
   /// The data is not MP3 audio that libmpg123 can decode.
   case notMP3(name: String, detail: String)
-  /// The data is not audio of `format` that its decoder can read.
-  case notDecodable(name: String, format: String, detail: String)
+  /// The file is in a container Refrain reads (`format`: "M4A") but cannot be played:
+  /// damaged, cut short, or without a sound track; `detail` says which.
+  case notPlayable(name: String, format: String, detail: String)
+  /// The file's audio is in a codec Refrain has no decoder for (`codec`: "ALAC").
+  case unsupportedCodec(name: String, codec: String)
   /// Decoding stopped partway through.
   case decodeFailed(name: String, at: Double, detail: String)
   /// An HTTP stream answered with an error status.
@@ -31,8 +34,11 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(path) is empty: nothing to play"
     case .notMP3(let name, let detail):
       return "\(name) is not playable MP3 audio (\(detail))"
-    case .notDecodable(let name, let format, let detail):
+    case .notPlayable(let name, let format, let detail):
       return "\(name) is not playable \(format) audio (\(detail))"
+    case .unsupportedCodec(let name, let codec):
+      return "\(name) holds \(codec) audio, which Refrain cannot decode yet: "
+        + "convert it to FLAC, Opus, AAC or MP3 to play it"
     case .decodeFailed(let name, let at, let detail):
       return "\(name): decoding failed at \(String(format: "%.1f", at)) s (\(detail))"
     case .httpStatus(let url, let status):

@@ -47,7 +47,8 @@ package struct EmbeddedPicture: Sendable, Equatable {
 /// One way audio files carry tags, after the decoders' ``AudioDecoderFormat``: embedded
 /// lyrics and covers read every file through ``TagFormats``, never one format directly.
 ///
-/// ID3v2 (MP3), FLAC, Ogg (Vorbis and Opus) and WAV are one type each in ``TagFormats/all``.
+/// ID3v2 (MP3), FLAC, Ogg (Vorbis and Opus), WAV and MP4 atoms (M4A) are one type each in
+/// ``TagFormats/all``.
 package protocol TagFormat: Sendable {
   /// The format's name, for messages ("ID3v2").
   var name: String { get }
@@ -65,7 +66,7 @@ package protocol TagFormat: Sendable {
 package enum TagFormats {
   /// Every format, the first that recognises a file's head reading it.
   package static let all: [any TagFormat] = [
-    FLACTagFormat(), OggTagFormat(), WAVTagFormat(), ID3v2Format(),
+    FLACTagFormat(), OggTagFormat(), WAVTagFormat(), MP4TagFormat(), ID3v2Format(),
   ]
 
   /// The format of the file at `url`, from its first bytes; a file no format claims is read
