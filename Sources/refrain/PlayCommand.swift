@@ -11,7 +11,8 @@ import RefrainSession
 struct PlayCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "play",
-    abstract: "Play MP3 files or URLs without the full-screen player.",
+    abstract:
+      "Play audio files (MP3, FLAC, Ogg Vorbis, Opus, M4A, WAV) or MP3 URLs without the full-screen player.",
     discussion: """
       Several files play as a queue. With --events, stdout carries one JSON object per line
       (start, position, line, end, error), and stdin accepts commands, one per line:
@@ -19,7 +20,7 @@ struct PlayCommand: ParsableCommand {
       line N), nudge ±MS (shift the lyrics), next, stop.
       """)
 
-  @Argument(help: "MP3 files or http(s) URLs.")
+  @Argument(help: "Audio files, or http(s) URLs of MP3 streams.")
   var items: [String]
 
   @Option(help: "Audio output: pulse, null (a silent real-time clock) or wav:PATH.")

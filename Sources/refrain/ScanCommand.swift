@@ -9,7 +9,7 @@ import RefrainTags
 struct ScanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan",
-    abstract: "Index MP3 folders into your local library.",
+    abstract: "Index music folders (MP3, FLAC, Ogg, Opus, M4A, WAV) into your local library.",
     discussion: """
       Folders are searched recursively for *.mp3 files. A rescan reads only new and changed
       files (by size and modification time) and drops files that are gone. With no folder,

@@ -68,8 +68,8 @@ def test_no_sound_server_is_a_prompt_error_mentioning_pulse_server(refrain, fixt
 
 
 def test_the_decoder_is_chosen_by_the_first_bytes_not_the_name(refrain, fixtures_dir, tmp_path):
-    """An MP3 named `.flac` plays; a FLAC stream named `.mp3` is refused in one line that
-    says what it is, and the next file in the queue still plays."""
+    """An MP3 named `.flac` plays; a damaged FLAC stream named `.mp3` is refused in one line
+    that says it is FLAC, and the next file in the queue still plays."""
     renamed = tmp_path / "tone.flac"
     renamed.write_bytes((fixtures_dir / "tone440.mp3").read_bytes())
     flac = tmp_path / "really-flac.mp3"
@@ -77,7 +77,7 @@ def test_the_decoder_is_chosen_by_the_first_bytes_not_the_name(refrain, fixtures
     run = refrain.play(flac, renamed, "--output", "null", "--events", timeout=20)
     assert_events_only(run)
     errors = run.of("error")
-    assert errors and "FLAC audio, which Refrain cannot decode yet" in str(errors[0]["message"]), run.summary()
+    assert errors and "is not playable FLAC audio" in str(errors[0]["message"]), run.summary()
     starts = [e for e in run.of("start") if str(e["file"]).endswith("tone.flac")]
     assert starts, f"the MP3 named .flac never started: {run.summary()}"
     assert run.positions and run.positions[-1]["t"] >= 5.7, f"it did not play through: {run.summary()}"
