@@ -403,7 +403,7 @@ def bench_seek(ctx: dict, seeks: int) -> dict:
     # Silence from the first command to the end: underruns, or gaps at a seek.
     first, last = recording.at(sent[0][1]) - 0.5, recording.at(sent[-1][1]) + 0.6
     gaps = [{"rec_s": t - recording.at(sent[0][1]), "ms": length * 1000}
-            for t, length in ba.dropouts(recording.audio, first, last)]
+            for t, length in aa.dropouts(recording.audio, first, last)]
     lat = [r["latency"] * 1000 for r in rows if r["latency"] is not None]
     old = [r["old_end"] * 1000 for r in rows if r["old_end"] is not None]
     return {"cmd": cmd, "rows": rows, "latencies_ms": lat, "old_end_ms": old, "sink": sink, "dropouts": gaps,
@@ -657,7 +657,7 @@ def bench_lyric_events(ctx: dict, runs: int, crosscheck: bool = True) -> dict:
         marks_all = sorted(heard.items())
         gaps = []
         if marks_all:
-            for t, length in ba.dropouts(recording.audio, marks_all[0][1] - 0.9, marks_all[-1][1] + 0.4):
+            for t, length in aa.dropouts(recording.audio, marks_all[0][1] - 0.9, marks_all[-1][1] + 0.4):
                 prior = [(k, x) for k, x in marks_all if x <= t + 0.002]
                 pos = prior[-1][0] + (t - prior[-1][1]) if prior else None
                 gaps.append({"track_s": pos, "ms": length * 1000})
@@ -711,7 +711,7 @@ def bench_mpg123_dropouts(ctx: dict, frames: int = 383) -> dict:
     subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
     recording = rec.stop(tail=0.3)
     a, b = aa.sound_start(recording.audio), aa.sound_end(recording.audio)
-    gaps = [] if a is None or b is None else ba.dropouts(recording.audio, a + 0.05, b - 0.05)
+    gaps = [] if a is None or b is None else aa.dropouts(recording.audio, a + 0.05, b - 0.05)
     return {"cmd": cmd, "seconds": (b - a) if a is not None and b is not None else 0,
             "dropouts": [{"ms": length * 1000} for _, length in gaps]}
 
