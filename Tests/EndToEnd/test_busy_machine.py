@@ -10,9 +10,10 @@ listener hears and sees:
   LINE_MEDIAN over the lines and LINE_WORST at worst; and the tone plays on without a
   dropout (digital silence of DROPOUT or more inside it).
 - The full-screen player in tmux: the Player pane's highlighted line changes when the tone
-  change is heard. The screen is read with `capture-pane` as fast as tmux answers, so a
-  change is placed between the last capture that did not show it and the end of the
-  first that did; both ends are checked.
+  change is heard. The screen is read with `capture-pane` as fast as tmux answers (a few
+  ms a read), so a change is placed between the start of the last capture that did not
+  show it and the end of the first that did. A line fails when that span lies wholly
+  outside the bounds; one slow read under the load only widens its own span.
 
 The recording runs 15-20 ms ahead of the sink's clock, which Refrain's audible clock
 follows (Tests/EndToEnd/README.md), so "as heard" lags read about that much late here
@@ -39,6 +40,7 @@ LINE_WORST = 0.060    # s: the worst |lag|
 DROPOUT = 0.001       # s: digital silence this long inside the tone is a dropout heard
 SCREEN_LATE = 0.100   # s: the screen shows the new line at most this long after it is heard
 SCREEN_EARLY = 0.030  # s: and never more than this before
+SCREEN_SPAN = 0.040   # s: how closely the screen reads place a change (median over the lines)
 
 
 def lrc_texts(path: Path) -> list[str]:
@@ -138,15 +140,17 @@ def test_the_full_screen_player_keeps_up_on_a_busy_machine(refrain_bin, tmp_path
     assert loaded, "stress-ng stopped before the run ended: the machine was not busy throughout"
 
     heard = heard_changes(rec, steps, [2 * n + 1 for n in range(len(texts))])
-    report = []
+    report, spans = [], []
     for n, text in enumerate(texts):
         k = next((i for i, c in enumerate(captures) if c[2] == text), None)
         assert k is not None and k > 0, f"line {n} ({text!r}) never seen arriving on screen"
-        assert captures[k - 1][2] != text
         when = heard[2 * n + 1]
-        early = rec.at(captures[k - 1][0]) - when   # it changed after this capture began …
-        late = rec.at(captures[k][1]) - when        # … and before this one ended
-        report.append(f"line {n}: {early * 1000:+.0f}..{late * 1000:+.0f} ms")
-        assert late <= SCREEN_LATE, f"line {n} shown up to {late * 1000:.0f} ms after it was heard: {report}"
-        assert early >= -SCREEN_EARLY, f"line {n} shown {-early * 1000:.0f} ms before it was heard: {report}"
+        after = rec.at(captures[k - 1][0]) - when   # the line changed after this capture began …
+        before = rec.at(captures[k][1]) - when      # … and before this one ended
+        spans.append(before - after)
+        report.append(f"line {n}: {after * 1000:+.0f}..{before * 1000:+.0f} ms")
+        assert after <= SCREEN_LATE, f"line {n} shown over {after * 1000:.0f} ms after it was heard: {report}"
+        assert before >= -SCREEN_EARLY, f"line {n} shown over {-before * 1000:.0f} ms before it was heard: {report}"
+    # One slow capture may leave a change loosely placed; most must be placed closely.
+    assert statistics.median(spans) <= SCREEN_SPAN, f"the screen was read too slowly to place the changes: {report}"
     assert_no_dropouts(rec, heard[1] - 0.9, heard[2 * len(texts) - 1] + 0.5)
