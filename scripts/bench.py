@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Refrain's benchmarks: measures the player and writes docs/benchmarks.md.
 
-Sections 1-5 (audio) are here and in bench_audio.py; 6-11 (the full-screen player in tmux,
+Sections 1-5 (audio) are here and in bench_audio.py (section 5 is measured a second time
+under `stress-ng --cpu 4` by bench_load.py); 6-11 (the full-screen player in tmux,
 `refrain ctl`, recovery from a lost audio server) in bench_tui.py; 12 (library scan and
 search) runs scripts/bench_library.py and reads its JSON; 13 (cover art against chafa) is
 scripts/bench_cover.py.
@@ -45,6 +46,7 @@ import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
 import bench_build as bbd  # noqa: E402  (section 18: the edit–run loop)
 import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
+import bench_load as bld  # noqa: E402  (section 5 again under stress-ng --cpu 4)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_room as brm  # noqa: E402  (section 15: listening rooms)
 import bench_spotify as bsp  # noqa: E402  (section 16: Spotify library import and matching)
@@ -69,7 +71,8 @@ its target. This file is the one source of truth for the figures; the design not
 behind the library figures are in [benchmarks-library.md](benchmarks-library.md).
 
 - **1–5, audio** (`scripts/bench.py`, `scripts/bench_audio.py`): CPU and memory to play,
-  seek latency, decoder throughput, lyrics parsing, lyric events against what is heard.
+  seek latency, decoder throughput, lyrics parsing, lyric events against what is heard, the
+  last also on a busy machine (`scripts/bench_load.py`: `stress-ng --cpu 4` on 2 cores).
 - **6–11, the full-screen player** (`scripts/bench_tui.py`): terminal traffic, wake-ups,
   start-up, memory and `refrain ctl` latency of `refrain` running in a 100×30 tmux pane,
   against cmus; and recovery when the audio server comes back.
@@ -403,7 +406,7 @@ def bench_seek(ctx: dict, seeks: int) -> dict:
     # Silence from the first command to the end: underruns, or gaps at a seek.
     first, last = recording.at(sent[0][1]) - 0.5, recording.at(sent[-1][1]) + 0.6
     gaps = [{"rec_s": t - recording.at(sent[0][1]), "ms": length * 1000}
-            for t, length in ba.dropouts(recording.audio, first, last)]
+            for t, length in aa.dropouts(recording.audio, first, last)]
     lat = [r["latency"] * 1000 for r in rows if r["latency"] is not None]
     old = [r["old_end"] * 1000 for r in rows if r["old_end"] is not None]
     return {"cmd": cmd, "rows": rows, "latencies_ms": lat, "old_end_ms": old, "sink": sink, "dropouts": gaps,
@@ -657,7 +660,7 @@ def bench_lyric_events(ctx: dict, runs: int, crosscheck: bool = True) -> dict:
         marks_all = sorted(heard.items())
         gaps = []
         if marks_all:
-            for t, length in ba.dropouts(recording.audio, marks_all[0][1] - 0.9, marks_all[-1][1] + 0.4):
+            for t, length in aa.dropouts(recording.audio, marks_all[0][1] - 0.9, marks_all[-1][1] + 0.4):
                 prior = [(k, x) for k, x in marks_all if x <= t + 0.002]
                 pos = prior[-1][0] + (t - prior[-1][1]) if prior else None
                 gaps.append({"track_s": pos, "ms": length * 1000})
@@ -711,7 +714,7 @@ def bench_mpg123_dropouts(ctx: dict, frames: int = 383) -> dict:
     subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
     recording = rec.stop(tail=0.3)
     a, b = aa.sound_start(recording.audio), aa.sound_end(recording.audio)
-    gaps = [] if a is None or b is None else ba.dropouts(recording.audio, a + 0.05, b - 0.05)
+    gaps = [] if a is None or b is None else aa.dropouts(recording.audio, a + 0.05, b - 0.05)
     return {"cmd": cmd, "seconds": (b - a) if a is not None and b is not None else 0,
             "dropouts": [{"ms": length * 1000} for _, length in gaps]}
 
@@ -1058,6 +1061,7 @@ def render(m: dict, R: dict, args) -> str:
             + (f" (longest {max(g['ms'] for g in gaps):.1f} ms)" if gaps else "") + " | "
             + _mpg123_gaps(R) + " | none | "
             + ("none heard" if not gaps else "**audible gaps**") + " |")
+    L.extend(bld.summary_rows(R.get("lyric_events_loaded"), le, within))
     L.extend(bt.summary_rows(R.get("tui") or {}))
     L.extend(_library_summary_rows(R))
     L.extend(bcv.summary_rows(R.get("cover"), within))
@@ -1312,6 +1316,7 @@ def render(m: dict, R: dict, args) -> str:
                    "block; these runs cannot tell the two apart." if abs(slope) > 0.2 else
                    "The correction accounts for the sink's latency."))
             add("")
+        L.extend(bld.section(R.get("lyric_events_loaded"), le, cmdline))
     else:
         add(f"Not measured: {R.get('lyric_skip', '')}")
         add("")
@@ -1394,7 +1399,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs of each 30 s playback (CPU benchmark)")
     ap.add_argument("--seeks", type=int, default=14)
     ap.add_argument("--lyric-runs", type=int, default=1,
-                    help="20 s runs for the lyric-event figures (a 10 s cross-check run follows)")
+                    help="20 s runs for the lyric-event figures (a 10 s cross-check run follows; then as "
+                         "many again under stress-ng --cpu 4)")
     ap.add_argument("--quick", action="store_true", help="one playback run each, fewer seeks")
     ap.add_argument("--only", default="",
                     help="comma list of sections to run: 1-5 (audio), 6-11 (full-screen player, ctl, "
@@ -1463,6 +1469,8 @@ def main() -> int:
                 R["lyric_events"] = bench_lyric_events(ctx, args.lyric_runs)
                 log(f"lyric events: median |error| "
                     f"{fmt(median([abs(x) for x in R['lyric_events']['errors_ms']]), 1)} ms")
+                R["lyric_events_loaded"] = bld.run(
+                    lambda: bench_lyric_events(ctx, args.lyric_runs, crosscheck=False), log)
             if "2" in only or "5" in only:
                 R["mpg123_dropouts"] = bench_mpg123_dropouts(ctx)
             if "1" in only:

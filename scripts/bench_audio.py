@@ -116,19 +116,3 @@ def boundary_in_recording(rec: Audio, ref: Audio, ref_t: float, approx: float, s
     k = int(np.argmin(ssd))
     err = float(np.sqrt(max(ssd[k], 0.0) / len(tpl)) / max(np.sqrt(np.mean(tpl ** 2)), 1e-12))
     return {"t": (lo + k + h) / rate, "error": err}
-
-
-def dropouts(audio: Audio, start: float, end: float, min_length: float = 0.001) -> list[tuple[float, float]]:
-    """Stretches of digital silence of at least `min_length` within [start, end]: (time, length) in seconds.
-
-    steps.mp3 never falls silent, so each one is audio Refrain failed to deliver in time
-    (an underrun of the PulseAudio stream) or a gap between old and new audio."""
-    rate = audio.rate
-    i0, i1 = max(0, int(start * rate)), min(len(audio.samples), int(end * rate))
-    if i1 <= i0:
-        return []
-    quiet = (np.abs(audio.samples[i0:i1]) < 1e-4).astype(np.int8)
-    edges = np.diff(np.concatenate([[0], quiet, [0]]))
-    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
-    need = int(round(min_length * rate))
-    return [((i0 + a) / rate, (b - a) / rate) for a, b in zip(starts, ends) if b - a >= need]

@@ -136,6 +136,24 @@ def sounding_time(audio: Audio, threshold_dbfs: float = SILENCE_DBFS, window: fl
     return float(np.count_nonzero(levels > threshold_dbfs)) * win
 
 
+def dropouts(audio: Audio, start: float, end: float, min_length: float = 0.001) -> list[tuple[float, float]]:
+    """Stretches of digital silence of at least `min_length` within [start, end]: (time, length) in seconds.
+
+    A null sink plays digital zeros when no audio reaches it in time, and the fixtures'
+    tones (steps.mp3, tone440.mp3) never fall silent, so inside a tone each stretch is a
+    dropout the listener hears: an underrun of the PulseAudio stream, or a gap between old
+    and new audio. A sine's zero crossing is one or two samples, far below 1 ms."""
+    rate = audio.rate
+    i0, i1 = max(0, int(start * rate)), min(len(audio.samples), int(end * rate))
+    if i1 <= i0:
+        return []
+    quiet = (np.abs(audio.samples[i0:i1]) < 1e-4).astype(np.int8)
+    edges = np.diff(np.concatenate([[0], quiet, [0]]))
+    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    need = int(round(min_length * rate))
+    return [((i0 + a) / rate, (b - a) / rate) for a, b in zip(starts, ends) if b - a >= need]
+
+
 @dataclass
 class Slice:
     t: float         # window start, seconds from the start of the recording

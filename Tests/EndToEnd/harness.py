@@ -530,6 +530,89 @@ class FixtureServer:
         t.finished = time.monotonic()
 
 
+# ---------------------------------------------------------------- a busy machine
+
+class CPULoad:
+    """`stress-ng --cpu WORKERS`: busy loops that keep every core of the machine occupied.
+
+    Four workers on two cores oversubscribe them twice over, so every thread of Refrain
+    (and of PulseAudio, parec and the test) waits its turn with them. stress-ng runs in a
+    process group of its own; `stop()` ends that group (the parent and its workers) and
+    nothing else, and `timeout` is stress-ng's own deadline, so a test that dies without
+    calling `stop()` still leaves no load behind for long. Use it as a context manager.
+    """
+
+    def __init__(self, workers: int = 4, timeout: float = 120):
+        self.workers = workers
+        self.timeout = timeout
+        self.proc: subprocess.Popen | None = None
+        self.cpu_seconds = 0.0   # CPU time the workers burned, read by `stop()`
+
+    def start(self, wait: float = 5.0) -> "CPULoad":
+        """Starts stress-ng and returns once all its workers run."""
+        if not shutil.which("stress-ng"):
+            raise RuntimeError("stress-ng is not installed (scripts/install-deps test installs it)")
+        self.proc = subprocess.Popen(
+            ["stress-ng", "--cpu", str(self.workers), "--timeout", f"{int(self.timeout)}s", "--quiet"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True)
+        deadline = time.monotonic() + wait
+        while len(self._workers()) < self.workers:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace").strip()
+                raise RuntimeError(f"stress-ng exited ({self.proc.returncode}): {err}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"stress-ng did not start {self.workers} workers within {wait} s")
+            time.sleep(0.02)
+        return self
+
+    @property
+    def running(self) -> bool:
+        """Whether stress-ng and all its workers are still running."""
+        return self.proc is not None and self.proc.poll() is None and len(self._workers()) >= self.workers
+
+    def _workers(self) -> list[int]:
+        assert self.proc is not None
+        try:
+            kids = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            return []
+        return [int(k) for k in kids]
+
+    def _cpu_seconds(self, pids: list[int]) -> float:
+        total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick   # utime + stime
+        return total
+
+    def stop(self) -> None:
+        """Ends stress-ng's process group (SIGTERM, then SIGKILL after 5 s) and waits for it."""
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.cpu_seconds = self._cpu_seconds(self._workers())
+        for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(grace)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+
+    def __enter__(self) -> "CPULoad":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
 def which(tool: str) -> str | None:
     return shutil.which(tool)
 

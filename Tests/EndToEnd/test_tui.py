@@ -149,8 +149,9 @@ class TUI:
         """The screen with SGR attributes (`capture-pane -e`)."""
         return self.tmux("capture-pane", "-t", "t", "-p", "-e").split("\n")
 
-    def cells(self) -> list[list[tuple[str, frozenset]]]:
-        """The screen as rows of (character, attributes) from `capture-pane -e`.
+    def cells(self, styled: list[str] | None = None) -> list[list[tuple[str, frozenset]]]:
+        """The screen as rows of (character, attributes) from `capture-pane -e` (or from
+        `styled`, lines captured earlier).
 
         tmux writes only the attribute changes, and a change can carry over from the end
         of one line to the next, so the SGR state is followed through the whole capture.
@@ -158,7 +159,7 @@ class TUI:
         """
         state: set[str] = set()
         rows = []
-        for line in self.styled_lines():
+        for line in self.styled_lines() if styled is None else styled:
             row = []
             for text, params in sgr_pieces(line):
                 if params is None:
@@ -197,22 +198,24 @@ class TUI:
         found = self.selected()
         return found[1] if found else None
 
-    def highlighted_lyric(self) -> str | None:
+    def highlighted_lyric(self, styled: list[str] | None = None) -> str | None:
         """The lyric line being sung, outside the bottom lines: the text drawn bold green (the
-        Player pane, and the lyrics view's default style), or the line a green ▶ marks."""
-        return self.bold_lyric() or self.marked_lyric()
+        Player pane, and the lyrics view's default style), or the line a green ▶ marks.
+        `styled`: a `styled_lines()` capture taken earlier, instead of a new one."""
+        styled = self.styled_lines() if styled is None else styled
+        return self.bold_lyric(styled) or self.marked_lyric(styled)
 
-    def bold_lyric(self) -> str | None:
+    def bold_lyric(self, styled: list[str] | None = None) -> str | None:
         """The lyric text drawn bold green above the bottom lines, if any."""
-        for row in self.cells()[: self.height - 2]:
+        for row in self.cells(styled)[: self.height - 2]:
             text = "".join(ch for ch, attrs in row if {"bold", "fg=32"} <= attrs).strip()
             if text:
                 return text
         return None
 
-    def marked_lyric(self) -> str | None:
+    def marked_lyric(self, styled: list[str] | None = None) -> str | None:
         """The line a green ▶ marks in the lyrics view, if any."""
-        for row in self.cells()[: self.height - 2]:
+        for row in self.cells(styled)[: self.height - 2]:
             marker = next((i for i, (ch, attrs) in enumerate(row) if ch == "▶" and "fg=32" in attrs), None)
             if marker is not None:
                 return "".join(ch for ch, _ in row[marker + 1:]).strip()
