@@ -43,6 +43,9 @@ let package = Package(
       name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
     .systemLibrary(
       name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
+    // EBU R128 loudness for `refrain scan --replaygain`.
+    .systemLibrary(
+      name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
     // libgcrypt's MD5 for Last.fm's request signatures (libpulse already loads libgcrypt).
     .systemLibrary(
       name: "CGcrypt", pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
@@ -77,7 +80,7 @@ let package = Package(
       name: "RefrainAudio",
       dependencies: [
         "RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC", "CVorbisFile",
-        "COpusFile", "CFAAD",
+        "COpusFile", "CFAAD", "CEBUR128",
       ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,

@@ -28,6 +28,8 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
   public var album: String?
   /// The current track's duration in seconds, when known.
   public var duration: Double?
+  /// The ReplayGain applied to the current track in dB, to 0.01; `nil` when none is.
+  public var replayGainDB: Double?
   /// The lyric line being sung.
   public var line: String?
   /// The index of the lyric line being sung.
@@ -50,6 +52,7 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
       artist = current.artist
       album = current.album
       duration = snapshot.duration
+      replayGainDB = snapshot.replayGain.map { ($0 * 100).rounded() / 100 }
     }
     if let lyrics, let index = lyrics.index(at: snapshot.position) {
       line = lyrics.lines[index].text
@@ -70,6 +73,7 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     case state, position, volume, shuffle, `repeat`, pane, track, artist, album, duration, line
     case lineIndex = "line_index"
     case lastError = "last_error"
+    case replayGainDB = "replaygain_db"
     case room
   }
 
@@ -86,6 +90,7 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
       try container.encode(artist, forKey: .artist)
       try container.encode(album, forKey: .album)
       try container.encode(duration, forKey: .duration)
+      try container.encode(replayGainDB, forKey: .replayGainDB)
     }
     try container.encodeIfPresent(line, forKey: .line)
     try container.encodeIfPresent(lineIndex, forKey: .lineIndex)

@@ -27,11 +27,11 @@ final class HeadlessRoomMember {
   /// `refrain ctl --socket`.
   init(
     helper: String, url: String, token: String, name: String, output: any AudioOutput,
-    events: Bool, socket: String?
+    events: Bool, socket: String?, replayGain: ReplayGainPolicy = .off
   ) throws {
     self.events = events
     input = HeadlessInput(open: events)
-    engine = PlayerEngine(output: output)
+    engine = PlayerEngine(output: output, replayGain: replayGain)
     let sources = LyricsLoading.makeLoader()
     session = Session(player: engine, lyricsLoader: { await sources($0) })
     session.describe = TrackDescription.fromTags

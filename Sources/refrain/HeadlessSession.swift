@@ -24,6 +24,8 @@ final class HeadlessSession {
     var mpris = false
     /// Whether a desktop notification shows on each track change (`desktop.notify`).
     var notify = false
+    /// Which ReplayGain each track plays with (`[playback]`).
+    var replayGain = ReplayGainPolicy.off
   }
 
   private static let positionInterval = 0.2
@@ -55,7 +57,7 @@ final class HeadlessSession {
     let tracks = tracks.map(TrackDescription.fromTags)
     self.tracks = tracks
     self.options = options
-    engine = PlayerEngine(output: output)
+    engine = PlayerEngine(output: output, replayGain: options.replayGain)
     // --lyrics answers for the first track; the usual sources for the others.
     var explicit: LyricsDocument?
     if let path = options.lyricsPath {

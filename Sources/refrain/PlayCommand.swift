@@ -69,7 +69,8 @@ struct PlayCommand: ParsableCommand {
         options: .init(
           start: start, duration: duration, volume: volume, events: events,
           lyricsPath: lyrics, socket: socket, mpris: loaded.configuration.mpris,
-          notify: loaded.configuration.notify),
+          notify: loaded.configuration.notify,
+          replayGain: ReplayGainSetup.policy(loaded.configuration)),
         scrobble: scrobble)
     } catch {
       Self.fail("\(error)", events: events)

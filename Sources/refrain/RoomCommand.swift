@@ -132,7 +132,9 @@ struct RoomJoinCommand: ParsableCommand {
       member = try HeadlessRoomMember(
         helper: helper, url: url, token: token,
         name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
-        output: audioOutput, events: events, socket: socket)
+        output: audioOutput, events: events, socket: socket,
+        replayGain: ReplayGainSetup.policy(
+          RefrainConfiguration.load(environment: environment).configuration))
     } catch {
       PlayCommand.fail("\(error)", events: events)
       throw ExitCode(1)

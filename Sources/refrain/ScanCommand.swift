@@ -26,6 +26,12 @@ struct ScanCommand: ParsableCommand {
   @Flag(help: "Decode every file to measure exact durations (slower).")
   var exact = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Measure ReplayGain for files without gain tags, into the library (files stay unchanged).",
+      discussion: "Decodes each file once with libebur128 (ReplayGain 2, -18 LUFS)."))
+  var replaygain = false
+
   func run() throws {
     var targets = folders
     if targets.isEmpty {
@@ -83,11 +89,29 @@ struct ScanCommand: ParsableCommand {
       }
       throw ExitCode(1)
     }
-    report(summary)
+    var gains: ReplayGainScan.Summary?
+    if replaygain {
+      var measuring = ReplayGainScan(store: store)
+      measuring.progress = { done, total in
+        if live, total > 0 {
+          FileHandle.standardOutput.write(
+            Data("\rmeasuring loudness \(done)/\(total) files\u{1B}[K".utf8))
+        }
+      }
+      measuring.problem = { Self.warn("replaygain: \(TerminalSanitizer.clean($0))") }
+      do {
+        gains = try measuring.run(folders: summary.folders)
+      } catch {
+        if live { Self.clearLine() }
+        Self.fail("\(error)")
+      }
+      if live { Self.clearLine() }
+    }
+    report(summary, gains: gains)
   }
 
   /// Prints the summary (stdout) and what went wrong (stderr).
-  private func report(_ summary: ScanSummary) {
+  private func report(_ summary: ScanSummary, gains: ReplayGainScan.Summary?) {
     for folder in summary.missingFolders {
       Self.warn(
         "\(folder) is not a folder Refrain can read: skipped, and its tracks indexed before are kept"
@@ -104,9 +128,14 @@ struct ScanCommand: ParsableCommand {
           ScanResult(
             added: summary.added, updated: summary.updated, removed: summary.removed,
             unchanged: summary.unchanged, failed: summary.failed, files: summary.filesSeen,
-            seconds: JSONOutput.milliseconds(summary.elapsed))))
+            seconds: JSONOutput.milliseconds(summary.elapsed), replaygain: gains)))
     } else {
       print("scanned " + summary.line)
+      if let gains {
+        print(
+          "replaygain: measured \(gains.measured) files (\(gains.albums) albums), "
+            + "\(gains.unchanged) unchanged, \(gains.tagged) tagged, \(gains.failed) failed")
+      }
     }
   }
 
@@ -148,4 +177,6 @@ private struct ScanResult: Encodable {
   var failed: Int
   var files: Int
   var seconds: Double
+  /// What `--replaygain` measured; absent without it.
+  var replaygain: ReplayGainScan.Summary?
 }

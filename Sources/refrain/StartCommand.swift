@@ -126,7 +126,7 @@ struct StartCommand: ParsableCommand {
       library = nil
       notice = notice ?? "library unavailable: \(error)"
     }
-    let engine = PlayerEngine(output: audio)
+    let engine = PlayerEngine(output: audio, replayGain: ReplayGainSetup.policy(config))
     let session = Session(
       player: engine, library: library, storage: library,
       lyricsLoader: LyricsLoading.makeLoader(

@@ -23,6 +23,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private struct Loaded {
     var track: Track
     var decoder: any AudioDecoder
+    /// The ReplayGain applied to the track, in dB; `nil` plays it unchanged.
+    var gain: Double?
   }
 
   /// Waiting for a lost audio server: a state of the one loop, which keeps taking commands.
@@ -45,6 +47,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var clock = AudibleClock()
   private var currentState: PlayerState = .idle
   private var volumePercent = 100
+  /// The ReplayGain of the track the listener hears, in dB.
+  private var heardGain: Double?
 
   // Player-thread state.
   private let output: any AudioOutput
@@ -57,22 +61,27 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var buffer: [UInt8]
   /// Track-change events held back until the listener hears the boundary (gapless hand-over
   /// into a deep output queue), with the monotonic time they fall due.
-  private var announcement: (due: Double, events: [PlayerEvent])?
+  private var announcement: (due: Double, events: [PlayerEvent], gain: Double?)?
   /// Whether the output is open (the player closes an idle sound-server connection).
   private var outputOpen = false
   /// Set while the audio server is gone and the current track waits for it.
   private var outage: Outage?
   /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
   private let idleClose: Double
+  private let replayGain: ReplayGainPolicy
   private var thread: Thread?
 
   /// Creates an engine writing to `output` and starts its thread.
   ///
   /// An output that ``AudioOutput/closesWhenIdle`` is closed after `idleClose` seconds
   /// paused or stopped, and opened again on the next play or resume.
-  public init(output: any AudioOutput, idleClose: Double = 2.0) {
+  /// `replayGain` says which gain each track plays with (none by default).
+  public init(
+    output: any AudioOutput, idleClose: Double = 2.0, replayGain: ReplayGainPolicy = .off
+  ) {
     self.output = output
     self.idleClose = idleClose
+    self.replayGain = replayGain
     // One MPEG frame per write for outputs that pace by blocking; a refill's worth
     // (about 0.74 s at 44.1 kHz) for outputs that keep a deep queue.
     buffer = [UInt8](
@@ -130,6 +139,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return currentState
+  }
+
+  /// The ReplayGain applied to the track being heard, in dB; `nil` when none is.
+  public var appliedGain: Double? {
+    lock.lock()
+    defer { lock.unlock() }
+    return currentState == .playing || currentState == .paused ? heardGain : nil
   }
 
   /// Wall-clock seconds until the audible position reaches `target`; `nil` unless playing.
@@ -218,6 +234,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private func announceIfDue(now: Bool = false) {
     guard let pending = announcement, now || MonotonicClock.now >= pending.due else { return }
     announcement = nil
+    withClock { _ in heardGain = pending.gain }
     post(pending.events)
   }
 
@@ -314,7 +331,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
           self?.hasMail ?? true
         }
       }
-      return .success(Loaded(track: track, decoder: decoder))
+      return .success(Loaded(track: track, decoder: decoder, gain: replayGain.gain(for: track)))
     } catch let error as AudioError {
       return .failure(error)
     } catch {
@@ -354,7 +371,10 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         reached = try loaded.decoder.seek(to: min(start, limit))
       }
       current = loaded
-      withClock { $0.reset(to: reached, sampleRate: loaded.decoder.format.sampleRate) }
+      withClock {
+        $0.reset(to: reached, sampleRate: loaded.decoder.format.sampleRate)
+        heardGain = loaded.gain
+      }
       do {
         try openOutput(loaded.decoder.format)
       } catch AudioError.noAudioServer(let detail) {
@@ -419,7 +439,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     do {
       let count = try decode(loaded, upTo: limit)
       if count > 0 {
-        applyVolume(count: count)
+        applyVolume(count: count, gain: loaded.gain)
         do {
           try buffer.withUnsafeBytes {
             try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
@@ -466,7 +486,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       output.drop()
       return
     }
-    applyVolume(count: count)
+    applyVolume(count: count, gain: loaded.gain)
     try buffer.withUnsafeBytes {
       try output.replaceQueue(with: UnsafeRawBufferPointer(rebasing: $0[0..<count]))
     }
@@ -564,8 +584,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       let tail = output.latency
       if tail > 0.005 {
         announceIfDue(now: true)
-        announcement = (MonotonicClock.now + tail, events)
+        announcement = (MonotonicClock.now + tail, events, following.gain)
       } else {
+        withClock { _ in heardGain = following.gain }
         post(events)
       }
       return
@@ -593,15 +614,20 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     }
   }
 
-  private func applyVolume(count: Int) {
+  /// Scales the first `count` bytes of ``buffer`` by the volume and the track's ReplayGain
+  /// in one floating-point multiply per sample, clamped to 16 bits; nothing at 100 % and no
+  /// gain.
+  private func applyVolume(count: Int, gain: Double?) {
     lock.lock()
     let volume = volumePercent
     lock.unlock()
-    guard volume < 100 else { return }
+    let factor = Float(Double(volume) / 100 * pow(10, (gain ?? 0) / 20))
+    guard factor != 1 else { return }
     buffer.withUnsafeMutableBytes { raw in
       let samples = raw.bindMemory(to: Int16.self)
       for index in 0..<(count / 2) {
-        samples[index] = Int16(truncatingIfNeeded: Int32(samples[index]) * Int32(volume) / 100)
+        let scaled = (Float(samples[index]) * factor).rounded()
+        samples[index] = Int16(max(-32768, min(32767, scaled)))
       }
     }
   }

@@ -7,7 +7,7 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"]
+  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -21,6 +21,7 @@ enum LibrarySchema {
     migrator.registerMigration("v7") { db in try LocalLibrarySchema.externalContent(db) }
     migrator.registerMigration("v8") { db in try createScrobbleQueue(db) }
     migrator.registerMigration("v9") { db in try createSpotify(db) }
+    migrator.registerMigration("v10") { db in try createReplayGain(db) }
     return migrator
   }
 
@@ -43,6 +44,7 @@ enum LibrarySchema {
       try LocalLibrarySchema.create(db, latest: true)
       try createScrobbleQueue(db)
       try createSpotify(db)
+      try createReplayGain(db)
       // The table GRDB's migrator keeps its applied migrations in.
       try db.execute(
         sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
@@ -52,6 +54,23 @@ enum LibrarySchema {
       }
       return .commit
     }
+  }
+
+  /// v10: ReplayGain measured by `refrain scan --replaygain`, per file, with the size and
+  /// modification time it was measured at (a changed file is measured again).
+  private static func createReplayGain(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE replay_gain (
+          path TEXT PRIMARY KEY NOT NULL,
+          size INTEGER NOT NULL,
+          mtime REAL NOT NULL,
+          track_gain REAL NOT NULL,
+          track_peak REAL NOT NULL,
+          album_gain REAL,
+          album_peak REAL
+        )
+        """)
   }
 
   /// v1: tracks from any provider, playlists, saved albums and liked tracks.

@@ -29,6 +29,7 @@ public struct ConfigKey: Sendable, Hashable {
   public static let tables: [Table] = [
     Table(name: "catalog", summary: "Where music comes from."),
     Table(name: "audio", summary: "Where the sound goes."),
+    Table(name: "playback", summary: "How tracks sound: ReplayGain (docs/config.md)."),
     Table(name: "lyrics", summary: "Where lyrics come from, and their timing."),
     Table(
       name: "online",
@@ -58,7 +59,7 @@ public struct ConfigKey: Sendable, Hashable {
       summary: "The catalog opened at start: demo, local, deezer or spotify."),
     ConfigKey(
       table: "catalog", name: "music_folders", defaultValue: "[]",
-      summary: "Folders of MP3 files for the local catalog: absolute paths or ~/…"),
+      summary: "Music folders for the local catalog: absolute paths or ~/…"),
     ConfigKey(
       table: "audio", name: "output", defaultValue: "\"pulse\"",
       summary: "The audio output: pulse (a PulseAudio server) or null (silent, real-time clock)."),
@@ -72,6 +73,16 @@ public struct ConfigKey: Sendable, Hashable {
       table: "audio", name: "buffer_ms", defaultValue: "1000",
       summary: "Audio queued on the sound server, 20 to 2000 ms; seeks flush it, larger wakes less."
     ),
+    ConfigKey(
+      table: "playback", name: "replaygain", defaultValue: "\"off\"",
+      summary: "ReplayGain: off, track, album, or auto (album gain for an album played in order)."
+    ),
+    ConfigKey(
+      table: "playback", name: "replaygain_preamp", defaultValue: "0.0",
+      summary: "dB added to every ReplayGain applied, -15.0 to 15.0."),
+    ConfigKey(
+      table: "playback", name: "replaygain_clip", defaultValue: "true",
+      summary: "Lower the gain where the stored peak would clip (peak × gain ≤ 1.0)."),
     ConfigKey(
       table: "lyrics", name: "sources",
       defaultValue: "[\"sidecar\", \"embedded\", \"cache\", \"online\"]",

@@ -33,6 +33,24 @@ extension ConfigReader {
     return number
   }
 
+  /// A number of decibels: a TOML float, or a whole number, within `range`.
+  mutating func decibels(
+    _ value: any TOMLValueConvertible, _ path: String, in range: ClosedRange<Double>
+  ) -> Double? {
+    guard let number = value.double ?? value.int.map(Double.init) else {
+      problem(
+        path,
+        "must be a number of dB from \(range.lowerBound) to \(range.upperBound) "
+          + "(found \(Self.kind(of: value)))")
+      return nil
+    }
+    guard range.contains(number) else {
+      problem(path, "must be from \(range.lowerBound) to \(range.upperBound) dB (found \(number))")
+      return nil
+    }
+    return number
+  }
+
   mutating func string(_ value: any TOMLValueConvertible, _ path: String) -> String? {
     guard let text = value.string else {
       problem(path, "must be a string in quotes (found \(Self.kind(of: value)))")

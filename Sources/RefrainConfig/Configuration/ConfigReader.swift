@@ -121,6 +121,14 @@ struct ConfigReader {
       if let ms = integer(value, path, in: RefrainConfiguration.bufferRange) {
         configuration.bufferMs = ms
       }
+    case "playback.replaygain":
+      if let mode = choice(value, path, ReplayGainMode.self) { configuration.replayGain.mode = mode }
+    case "playback.replaygain_preamp":
+      if let db = decibels(value, path, in: RefrainConfiguration.preampRange) {
+        configuration.replayGain.preamp = db
+      }
+    case "playback.replaygain_clip":
+      if let flag = boolean(value, path) { configuration.replayGain.preventClipping = flag }
     case "lyrics.sources":
       if let sources = lyricsSources(value, path) { configuration.lyricsSources = sources }
     case "lyrics.romanize":

@@ -59,7 +59,7 @@ public struct RefrainConfiguration: Sendable, Equatable {
   // [catalog]
   /// The catalog opened at start (`catalog.provider`).
   public var provider: Provider = .demo
-  /// Folders of MP3 files for the local catalog, `~` expanded (`catalog.music_folders`).
+  /// Music folders for the local catalog, `~` expanded (`catalog.music_folders`).
   public var musicFolders: [String] = []
 
   // [audio]
@@ -71,6 +71,13 @@ public struct RefrainConfiguration: Sendable, Equatable {
   public var pulseSink: String?
   /// How much audio PulseAudio buffers, in milliseconds (`audio.buffer_ms`).
   public var bufferMs = 1000
+
+  // [playback]
+  /// ReplayGain: the mode, the preamp and clipping prevention (`playback.replaygain`,
+  /// `playback.replaygain_preamp`, `playback.replaygain_clip`).
+  public var replayGain = ReplayGainSettings()
+  /// The preamp's range, in dB.
+  public static let preampRange = -15.0...15.0
 
   // [lyrics]
   /// Where lyrics are looked for, in order (`lyrics.sources`).

@@ -34,6 +34,8 @@ package struct MP4Metadata: Sendable, Equatable {
   package var isrc: String?
   /// `----:com.apple.iTunes:iTunSMPB`: iTunes' encoder delay, padding and length.
   package var iTunSMPB: String?
+  /// `----:com.apple.iTunes:replaygain_*`, names upper-cased: the first value of each.
+  package var replayGainFields: [String: String] = [:]
   /// The first picture in `covr`, located but not read.
   package var cover: MP4Picture?
 
@@ -80,6 +82,8 @@ package struct MP4Metadata: Sendable, Equatable {
       switch name?.uppercased() {
       case "ISRC": isrc = isrc ?? value
       case "ITUNSMPB": iTunSMPB = iTunSMPB ?? value
+      case let key? where key.hasPrefix("REPLAYGAIN_"):
+        if replayGainFields[key] == nil { replayGainFields[key] = value }
       default: break
       }
     case "trkn", "disk":

@@ -29,6 +29,13 @@ public struct Track: Sendable, Hashable, Codable {
   ///
   /// It is not part of what makes two tracks equal: use ``isSameEntry(as:)`` for that.
   public var queueEntry: Int?
+  /// Whether the queue plays this track between tracks of its own album, in order, so
+  /// ReplayGain's `auto` mode applies the album gain; `nil` outside a queue. Like
+  /// ``queueEntry``, it is not part of what makes two tracks equal.
+  public var withinAlbum: Bool?
+  /// ReplayGain values that travel with the track (a room's shared file); `nil` leaves them
+  /// to the file's tags and the library. Not part of what makes two tracks equal.
+  public var replayGain: ReplayGain?
 
   /// Creates a track.
   public init(

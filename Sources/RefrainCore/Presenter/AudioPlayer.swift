@@ -55,9 +55,14 @@ public protocol AudioPlayer: AnyObject, Sendable {
   var state: PlayerState { get }
   /// Wall-clock seconds until the audible position reaches `target`; `nil` unless playing.
   func delay(untilPosition target: Double) -> Double?
+  /// The ReplayGain applied to the track being heard, in dB; `nil` when none is.
+  var appliedGain: Double? { get }
 }
 
 extension AudioPlayer {
+  /// No ReplayGain: players that apply none.
+  public var appliedGain: Double? { nil }
+
   /// A default that assumes the position moves with the wall clock while playing.
   public func delay(untilPosition target: Double) -> Double? {
     guard state == .playing else { return nil }

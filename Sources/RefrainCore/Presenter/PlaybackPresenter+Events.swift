@@ -65,7 +65,7 @@ extension PlaybackPresenter {
     state = startPaused ? .paused : .playing
     startPaused = false
     let upcoming = queue.peekNext()
-    player.prepareNext(upcoming)
+    player.prepareNext(queue.forPlayback(upcoming))
     preparedTrack = upcoming
   }
 
@@ -102,7 +102,7 @@ extension PlaybackPresenter {
     {
       recordFailure(of: track, at: index, message: message)
       let upcoming = queue.peekNext()
-      player.prepareNext(upcoming)
+      player.prepareNext(queue.forPlayback(upcoming))
       preparedTrack = upcoming
     }
   }

@@ -68,7 +68,8 @@ public final class PlaybackPresenter {
       state: state, track: queue.current, index: queue.currentIndex, queueCount: queue.count,
       position: isTrackLoaded ? player.position : 0, duration: duration, volume: volume,
       isShuffled: queue.isShuffled, repeatMode: queue.repeatMode, lastError: lastError,
-      warning: warning, isFinished: isFinished)
+      warning: warning, isFinished: isFinished,
+      replayGain: isTrackLoaded ? player.appliedGain : nil)
   }
 
   // MARK: - Starting
@@ -207,7 +208,7 @@ public final class PlaybackPresenter {
       player.prepareNext(nil)
       preparedTrack = nil
     }
-    player.play(track, startAt: seconds)
+    player.play(queue.forPlayback(track) ?? track, startAt: seconds)
     state = .loading
     duration = track.duration
     isFinished = false
@@ -267,7 +268,7 @@ public final class PlaybackPresenter {
     let upcoming = queue.peekNext()
     let unchanged = upcoming.map { $0.isSameEntry(as: preparedTrack) } ?? (preparedTrack == nil)
     guard !unchanged else { return }
-    player.prepareNext(upcoming)
+    player.prepareNext(queue.forPlayback(upcoming))
     preparedTrack = upcoming
   }
 }

@@ -29,12 +29,14 @@ public struct PlaybackSnapshot: Sendable, Equatable {
   public let warning: String?
   /// Whether the queue played to its end and playback stopped on its own.
   public let isFinished: Bool
+  /// The ReplayGain applied to the track being heard, in dB; `nil` when none is.
+  public let replayGain: Double?
 
   /// Creates a snapshot; the presenter is the usual source.
   public init(
     state: PlayerState, track: Track?, index: Int?, queueCount: Int, position: Double,
     duration: Double?, volume: Int, isShuffled: Bool, repeatMode: RepeatMode,
-    lastError: String?, warning: String?, isFinished: Bool
+    lastError: String?, warning: String?, isFinished: Bool, replayGain: Double? = nil
   ) {
     self.state = state
     self.track = track
@@ -48,5 +50,6 @@ public struct PlaybackSnapshot: Sendable, Equatable {
     self.lastError = lastError
     self.warning = warning
     self.isFinished = isFinished
+    self.replayGain = replayGain
   }
 }

@@ -181,6 +181,20 @@ public struct PlayQueue: Sendable, Equatable {
     peekNextIndex().map { entries[$0].track }
   }
 
+  /// `track` marked with whether the queue plays it within its album: not shuffled, and
+  /// the entry before or after it holds the same album (ReplayGain's `auto` mode).
+  public func forPlayback(_ track: Track?) -> Track? {
+    guard var track else { return nil }
+    track.withinAlbum = false
+    guard !isShuffled, let album = track.album?.lowercased(), !album.isEmpty,
+      let index = entries.firstIndex(where: { $0.track.isSameEntry(as: track) })
+    else { return track }
+    track.withinAlbum = [index - 1, index + 1].contains {
+      entries.indices.contains($0) && entries[$0].track.album?.lowercased() == album
+    }
+    return track
+  }
+
   // MARK: - Modes
 
   /// Turns shuffle on or off, keeping the current track current.

@@ -21,6 +21,16 @@ struct ID3v2Lyrics: Sendable, Equatable {
   var text: String?
   /// The entries of the first SYLT frame timed in milliseconds, in file order.
   var synced: [SyncedLine]
+  /// The `TXXX` frames whose description starts with `REPLAYGAIN_`: description and value.
+  var replayGainFields: [ReplayGainField] = []
+
+  /// One user-defined text frame (`TXXX`): its description and its value.
+  struct ReplayGainField: Sendable, Equatable {
+    /// The description, such as `REPLAYGAIN_TRACK_GAIN`.
+    var key: String
+    /// The value, such as `-6.20 dB`.
+    var value: String
+  }
 
   /// The most bytes of a tag's body that are read; frames past it are not seen.
   static let maxTagBytes = 16 << 20
@@ -82,10 +92,13 @@ struct ID3v2Lyrics: Sendable, Equatable {
         if text == nil { text = Self.unsynchronisedText(content) }
       case "SYLT", "SLT":
         if synced.isEmpty { synced = Self.syncedLines(content) }
+      case "TXXX", "TXX":
+        if let field = Self.userText(content), field.key.uppercased().hasPrefix("REPLAYGAIN_") {
+          replayGainFields.append(field)
+        }
       default:
         break
       }
-      if text != nil, !synced.isEmpty { break }
     }
   }
 
@@ -111,6 +124,14 @@ struct ID3v2Lyrics: Sendable, Equatable {
     _ = reader.next()  // The content descriptor.
     let text = reader.next()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     return text.isEmpty ? nil : text
+  }
+
+  /// TXXX: encoding, description, then the value; `nil` when either is missing.
+  private static func userText(_ content: [UInt8]) -> ReplayGainField? {
+    guard let encoding = content.first, encoding <= 3 else { return nil }
+    var reader = TextReader(bytes: content, index: 1, encoding: encoding)
+    guard let key = reader.next(), let value = reader.next() else { return nil }
+    return ReplayGainField(key: key, value: value)
   }
 
   /// SYLT: encoding, language, timestamp format, content type, content descriptor, then

@@ -60,6 +60,9 @@ package protocol TagFormat: Sendable {
   /// The file's front cover, never reading a picture larger than `maxPictureBytes`. Throws
   /// when the file cannot be read.
   func frontCover(in file: URL, maxPictureBytes: Int) throws -> EmbeddedCover
+  /// The ReplayGain values in the file's tags; empty when it has none. Throws when the file
+  /// cannot be read.
+  func replayGain(in file: URL) throws -> ReplayGain
 }
 
 /// The tag formats Refrain reads, and the choice among them by a file's first bytes.

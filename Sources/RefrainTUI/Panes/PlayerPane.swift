@@ -53,6 +53,12 @@ struct PlayerPane: Pane {
       "cover", x: rect.x, y: rect.y + rect.height / 2, width: rect.width, style: .dim)
   }
 
+  /// A gain as the Player pane shows it: one decimal, a sign, a true minus (`−6.2 dB`).
+  static func decibels(_ gain: Double) -> String {
+    let text = String(format: "%.1f", abs(gain))
+    return (gain < 0 && text != "0.0" ? "−" : gain > 0 && text != "0.0" ? "+" : "") + text + " dB"
+  }
+
   func render(
     _ model: PlayerModel, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
   ) {
@@ -67,6 +73,7 @@ struct PlayerPane: Pane {
       "vol \(snapshot.volume)%  shuffle \(snapshot.isShuffled ? "on" : "off")  repeat \(snapshot.repeatMode.rawValue)"
       + (model.lyricOffsetMs != 0
         ? "  lyrics \(model.lyricOffsetMs > 0 ? "+" : "")\(model.lyricOffsetMs) ms" : "")
+      + (snapshot.replayGain.map { "  RG " + Self.decibels($0) } ?? "")
     let queueLine =
       model.room.map { "\($0)  \(snapshot.state.rawValue)" }
       ?? "track \((snapshot.index ?? 0) + 1) of \(snapshot.queueCount)  \(snapshot.state.rawValue)"
