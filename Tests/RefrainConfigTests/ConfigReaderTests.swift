@@ -50,6 +50,36 @@ final class ConfigReaderTests: XCTestCase {
     XCTAssertEqual(defaults.keyBindings, [])
   }
 
+  // MARK: - ReplayGain
+
+  func testReplayGainSettingsAreReadAndAnUnknownModeIsRejected() {
+    XCTAssertEqual(RefrainConfiguration().replayGain, ReplayGainSettings())
+    let good = read(
+      """
+      [playback]
+      replaygain = "album"
+      replaygain_preamp = -2.5
+      replaygain_clip = false
+      """)
+    XCTAssertEqual(good.problems, [])
+    XCTAssertEqual(
+      good.configuration.replayGain,
+      ReplayGainSettings(mode: .album, preamp: -2.5, preventClipping: false))
+    XCTAssertEqual(read("[playback]\nreplaygain_preamp = 3").configuration.replayGain.preamp, 3)
+    let bad = read(
+      """
+      [playback]
+      replaygain = "loud"
+      replaygain_preamp = 40.0
+      """)
+    XCTAssertEqual(bad.configuration.replayGain, ReplayGainSettings())
+    XCTAssertEqual(bad.problems.count, 2)
+    let text = bad.problems.map(\.description).joined(separator: "\n")
+    XCTAssertTrue(text.contains("playback.replaygain: must be one of"), text)
+    XCTAssertTrue(text.contains("\"auto\""), text)
+    XCTAssertTrue(text.contains("playback.replaygain_preamp: must be from -15.0 to 15.0 dB"), text)
+  }
+
   // MARK: - Every key
 
   func testEveryKeyIsRead() {

@@ -36,8 +36,9 @@ public enum LoudnessMeter {
     guard
       let created = ebur128_init(
         UInt32(format.channels), UInt(format.sampleRate),
-        Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_SAMPLE_PEAK.rawValue
-          | EBUR128_MODE_HISTOGRAM.rawValue))
+        Int32(
+          EBUR128_MODE_I.rawValue | EBUR128_MODE_SAMPLE_PEAK.rawValue
+            | EBUR128_MODE_HISTOGRAM.rawValue))
     else { throw AudioError.notPlayable(name: path, format: "audio", detail: "out of memory") }
     var state: UnsafeMutablePointer<ebur128_state>? = created
     var keep = false

@@ -122,7 +122,9 @@ struct ConfigReader {
         configuration.bufferMs = ms
       }
     case "playback.replaygain":
-      if let mode = choice(value, path, ReplayGainMode.self) { configuration.replayGain.mode = mode }
+      if let mode = choice(value, path, ReplayGainMode.self) {
+        configuration.replayGain.mode = mode
+      }
     case "playback.replaygain_preamp":
       if let db = decibels(value, path, in: RefrainConfiguration.preampRange) {
         configuration.replayGain.preamp = db
