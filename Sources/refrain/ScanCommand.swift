@@ -91,7 +91,11 @@ struct ScanCommand: ParsableCommand {
     }
     var gains: ReplayGainScan.Summary?
     if replaygain {
-      var measuring = ReplayGainScan(store: store)
+      // A first scan's store was moved into place and closed: open the library anew.
+      guard let published = try? LibraryStore(fileURL: libraryFile) else {
+        Self.fail("the library \(libraryFile.path) could not be opened to store ReplayGain")
+      }
+      var measuring = ReplayGainScan(store: published)
       measuring.progress = { done, total in
         if live, total > 0 {
           FileHandle.standardOutput.write(
