@@ -82,7 +82,12 @@ final class RoomProtocolTests: XCTestCase {
       id: 118, track: "a.mp3", from: "Jun", member: "m3", text: "hi", sentAt: 1_764_230_400)
     let track = RoomLibraryTrack(
       path: "a.mp3", title: "A", artist: "B", album: nil, duration: 212.4)
+    let gained = RoomLibraryTrack(
+      path: "b.flac", title: "B", artist: nil, album: "C", duration: 30,
+      replayGain: ReplayGain(trackGain: -6.5, trackPeak: 0.9, albumGain: -5))
     let events: [RoomEvent] = [
+      .library([track, gained]),
+      .queue(entries: [RoomQueueEntry(entry: 5, track: gained, addedBy: "Jun")], current: 5),
       .welcome(
         RoomWelcome(
           room: "friday", member: "m3", hostOnly: false, host: "m1", heartbeatSeconds: 5,

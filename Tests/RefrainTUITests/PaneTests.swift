@@ -206,4 +206,27 @@ final class PaneTests: XCTestCase {
       XCTAssertTrue(text.contains(expected), "the pane shows \(expected):\n\(text)")
     }
   }
+
+  func testThePlayerPaneShowsTheReplayGainApplied() {
+    let track = Track(
+      id: "t", location: URL(fileURLWithPath: "/music/t.flac"), title: "Harbor Song")
+    func modes(_ gain: Double?) -> String {
+      let model = PlayerModel(
+        snapshot: PlaybackSnapshot(
+          state: .playing, track: track, index: 0, queueCount: 1, position: 5, duration: 180,
+          volume: 100, isShuffled: false, repeatMode: .off, lastError: nil, warning: nil,
+          isFinished: false, replayGain: gain),
+        lyrics: LyricsModel(
+          timeline: nil, position: 5, notice: nil, highlight: .line, colors: true),
+        lyricOffsetMs: 0)
+      var grid = ScreenGrid(width: 80, height: 20)
+      var layout = FrameLayout()
+      PlayerPane().render(
+        model, into: &grid, in: Rect(x: 0, y: 0, width: 80, height: 20), layout: &layout)
+      return grid.text
+    }
+    XCTAssertTrue(modes(-6.2049).contains("repeat off  RG −6.2 dB"), modes(-6.2049))
+    XCTAssertTrue(modes(4).contains("RG +4.0 dB"), modes(4))
+    XCTAssertFalse(modes(nil).contains("RG"), modes(nil))
+  }
 }

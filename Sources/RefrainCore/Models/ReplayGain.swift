@@ -12,6 +12,13 @@ public struct ReplayGain: Sendable, Hashable, Codable {
   /// The album's highest sample amplitude.
   public var albumPeak: Double?
 
+  enum CodingKeys: String, CodingKey {
+    case trackGain = "track_gain"
+    case trackPeak = "track_peak"
+    case albumGain = "album_gain"
+    case albumPeak = "album_peak"
+  }
+
   /// Creates gains; all missing by default.
   public init(
     trackGain: Double? = nil, trackPeak: Double? = nil, albumGain: Double? = nil,

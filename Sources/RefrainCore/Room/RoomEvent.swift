@@ -25,13 +25,24 @@ public struct RoomLibraryTrack: Codable, Equatable, Sendable {
   public var album: String?
   /// Seconds, when known.
   public var duration: Double?
+  /// The ReplayGain values in the file's tags, when it has any.
+  public var replayGain: ReplayGain?
 
-  public init(path: String, title: String, artist: String?, album: String?, duration: Double?) {
+  public init(
+    path: String, title: String, artist: String?, album: String?, duration: Double?,
+    replayGain: ReplayGain? = nil
+  ) {
     self.path = path
     self.title = title
     self.artist = artist
     self.album = album
     self.duration = duration
+    self.replayGain = replayGain
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case path, title, artist, album, duration
+    case replayGain = "replaygain"
   }
 }
 
@@ -46,6 +57,8 @@ public struct RoomQueueEntry: Codable, Equatable, Sendable {
   public var duration: Double?
   /// The display name of the member who added it.
   public var addedBy: String
+  /// The ReplayGain values in the file's tags, when it has any.
+  public var replayGain: ReplayGain?
 
   public init(entry: Int, track: RoomLibraryTrack, addedBy: String) {
     self.entry = entry
@@ -55,11 +68,13 @@ public struct RoomQueueEntry: Codable, Equatable, Sendable {
     album = track.album
     duration = track.duration
     self.addedBy = addedBy
+    replayGain = track.replayGain
   }
 
   enum CodingKeys: String, CodingKey {
     case entry, path, title, artist, album, duration
     case addedBy = "added_by"
+    case replayGain = "replaygain"
   }
 }
 

@@ -37,7 +37,10 @@ public struct SharedLibrary: Sendable {
           path: relative, title: title,
           artist: found.artist.map(TerminalSanitizer.clean).flatMap { $0.isEmpty ? nil : $0 },
           album: found.album.map(TerminalSanitizer.clean).flatMap { $0.isEmpty ? nil : $0 },
-          duration: found.duration)
+          duration: found.duration,
+          replayGain: (try? TagFormats.replayGain(of: URL(fileURLWithPath: file))).flatMap {
+            $0.isEmpty ? nil : $0
+          })
         items[relative] = Item(track: track, file: file)
       }
     }

@@ -225,9 +225,10 @@ public final class RoomFollower {
     if entry != loadedEntry {
       guard let url = trackURL(path) else { return [] }
       let info = queue.first { $0.entry == entry }
-      let track = Track(
+      var track = Track(
         id: "room:\(entry)", location: url, title: info?.title ?? path, artist: info?.artist,
         album: info?.album, duration: info?.duration ?? state.duration)
+      track.replayGain = info?.replayGain
       loadedEntry = entry
       let position = state.position(atRoomClock: roomNow)
       if state.playing {
