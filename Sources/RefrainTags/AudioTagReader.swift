@@ -72,7 +72,10 @@ public struct AudioTagReader: TagReader {
       return try readers[format, default: MP3TagReader(exact: exact)]
         .readStampedTags(atPath: path, descriptor: descriptor)
     } catch let error as TagReadError {
-      if case .unreadable = error.kind { throw error }
+      switch error.kind {
+      case .unreadable, .unsupportedFormat, .empty: throw error
+      default: break
+      }
       guard claimed else {
         throw TagReadError(
           "\(path) is not audio: no format Refrain plays starts it, and it holds no MP3 frames",

@@ -47,11 +47,22 @@ struct MP4TagReader: TagReader {
       trackNumber: tags.trackNumber, year: tags.year,
       duration: movie.duration(iTunSMPB: tags.iTunSMPB), isrc: tags.isrc)
     if exact {
+      // Every file proved by its decoder: one that will not play is not indexed.
       do {
         info.duration = try M4ADecoder(path: path).duration
+      } catch let error as AudioError {
+        if case .unsupportedCodec(_, let codec) = error {
+          throw TagReadError(error.description, kind: .unsupportedFormat(codec))
+        }
+        throw TagReadError(error.description, kind: .damaged)
       } catch {
         throw TagReadError("\(error)", kind: .damaged)
       }
+    } else if let codec = movie.audio?.codec, codec != .aac {
+      // Indexed by its tags, refused when played: the scan says so in the player's words.
+      info.unplayable = SkippedFile(
+        path: path, reason: .unsupportedFormat("\(codec)"),
+        message: AudioError.unsupportedCodec(name: path, codec: "\(codec)").description)
     }
     return (info, stamp)
   }

@@ -138,10 +138,15 @@ struct ScanCommand: ParsableCommand {
             added: summary.added, updated: summary.updated, removed: summary.removed,
             unchanged: summary.unchanged, failed: summary.failed, files: summary.filesSeen,
             seconds: JSONOutput.milliseconds(summary.elapsed), skipped: skipped,
+            unplayable: summary.unplayable.map {
+              ScanResult.File(path: $0.path, message: $0.message)
+            },
             replaygain: gains)))
     } else {
       print("scanned " + summary.line)
-      for line in summary.skippedReport() { print(TerminalSanitizer.clean(line)) }
+      for line in summary.skippedReport() + summary.unplayableReport() {
+        print(TerminalSanitizer.clean(line))
+      }
       if let gains {
         print(
           "replaygain: measured \(gains.measured) files (\(gains.albums) albums), "
@@ -203,6 +208,8 @@ private struct ScanResult: Encodable {
   var seconds: Double
   /// Every file with an audio name not in the library, by reason (none: `[]`).
   var skipped: [Skipped]
+  /// Files indexed this time that will not play (ALAC in an M4A).
+  var unplayable: [File]
   /// What `--replaygain` measured; absent without it.
   var replaygain: ReplayGainScan.Summary?
 }

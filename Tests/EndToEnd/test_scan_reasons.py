@@ -2,7 +2,8 @@
 plain output and in `--json`, and a rescan names them again.
 
 The folder holds one file of each format Refrain plays, each made by its encoder (flac,
-opusenc, ffmpeg for AAC in M4A and for MP3, sox for WAV), beside files a scan must skip: a
+opusenc, ffmpeg for AAC in M4A and for MP3, sox for WAV), and an ALAC M4A, which is indexed
+and said not to play, beside files a scan must skip: a
 DSD stream file's header, a FLAC cut inside its STREAMINFO, text named .mp3, a file with mode
 000, a link to nothing, and a .txt that is not audio and must not be reported.
 
@@ -52,6 +53,7 @@ def music(tmp_path) -> Path:
     run("ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", str(tone), "-c:a", "libmp3lame", "-metadata",
         "title=MP3 Song", str(music / "song.mp3"))
     run("sox", str(tone), str(music / "song.wav"))
+    run("ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", str(tone), "-c:a", "alac", str(music / "lossless.m4a"))
     (music / "one-bit.dsf").write_bytes(b"DSD " + bytes([28]) + bytes(59))
     (music / "cut.flac").write_bytes((music / "song.flac").read_bytes()[:20])
     (music / "notes.mp3").write_text("shopping list\n")
@@ -98,7 +100,7 @@ def report_lines(groups: list[tuple[str, list[str]]]) -> list[str]:
 
 def test_scan_names_each_skipped_file_by_reason(refrain_bin, env, music):
     groups = expected_groups(music)
-    indexed = 6 if AS_ROOT else 5
+    indexed = 7 if AS_ROOT else 6   # with the ALAC file, indexed by its tags
     skipped = sum(len(m) for _, m in groups)
 
     first = scan(refrain_bin, env, str(music))
@@ -107,7 +109,11 @@ def test_scan_names_each_skipped_file_by_reason(refrain_bin, env, music):
     assert re.fullmatch(
         rf"scanned {indexed + skipped} files in \d+\.\d\d s: {indexed} added, 0 updated, 0 removed, "
         rf"0 unchanged, {skipped} failed", lines[0]), lines[0]
-    assert lines[1:] == report_lines(groups), first.stdout
+    assert lines[1:] == report_lines(groups) + [
+        "indexed, but not playable yet: 1 file",
+        f"    {music}/lossless.m4a holds ALAC audio, which Refrain cannot decode yet: "
+        "convert it to FLAC, Opus, AAC or MP3 to play it",
+    ], first.stdout
     assert "readme.txt" not in first.stdout + first.stderr, "a .txt is not audio and is not reported"
 
     # The rescan reads nothing that failed before (but the file it could not open), and
@@ -121,6 +127,7 @@ def test_scan_names_each_skipped_file_by_reason(refrain_bin, env, music):
         "failed": walked_again, "files": indexed + skipped,
     }
     assert isinstance(summary["seconds"], (int, float))
+    assert summary["unplayable"] == [], "an unchanged ALAC file is not read again"
     assert [(s["reason"], s["count"], [f["message"] for f in s["files"]]) for s in summary["skipped"]] == [
         (reason, len(messages), messages) for reason, messages in groups]
     names = {"one-bit.dsf", "gone.flac", "cut.flac", "notes.mp3"} | (set() if AS_ROOT else {"locked.mp3"})

@@ -37,6 +37,10 @@ final class ScanSkipReasonTests: XCTestCase {
         "title=MP3 Song", path("song.mp3"),
       ])
     TestMedia.run("sox", [tone, path("song.wav")])
+    // Apple Lossless in an M4A: indexed by its tags, and said not to play.
+    TestMedia.run(
+      "ffmpeg",
+      ["-nostdin", "-loglevel", "error", "-y", "-i", tone, "-c:a", "alac", path("lossless.m4a")])
     // AIFF, a format Refrain does not play, made by sox.
     TestMedia.run("sox", [tone, path("song.aiff")])
     // A DSD stream file's header ("DSD " chunk, 28 bytes) and a little more.
@@ -86,11 +90,28 @@ final class ScanSkipReasonTests: XCTestCase {
   ]
 
   func testEveryFileWithAnAudioNameIsIndexedOrNamedWithItsReason() throws {
-    for name in ["song.flac", "song.opus", "song.m4a", "song.mp3", "song.wav", "song.aiff"] {
+    for name in [
+      "song.flac", "song.opus", "song.m4a", "song.mp3", "song.wav", "song.aiff", "lossless.m4a",
+    ] {
       _ = try TestMedia.path(name, in: music)
     }
     let summary = try scanner().scan(folders: [music.path])
-    XCTAssertEqual(summary.added, 5, "FLAC, Opus, M4A, MP3 and WAV are indexed")
+    XCTAssertEqual(summary.added, 6, "FLAC, Opus, M4A (AAC and ALAC), MP3 and WAV are indexed")
+    XCTAssertEqual(
+      summary.unplayable,
+      [
+        SkippedFile(
+          path: path("lossless.m4a"), reason: .unsupportedFormat("ALAC"),
+          message: AudioError.unsupportedCodec(name: path("lossless.m4a"), codec: "ALAC")
+            .description)
+      ])
+    XCTAssertEqual(
+      summary.unplayableReport(),
+      [
+        "indexed, but not playable yet: 1 file",
+        "    \(path("lossless.m4a")) holds ALAC audio, which Refrain cannot decode yet: "
+          + "convert it to FLAC, Opus, AAC or MP3 to play it",
+      ])
     XCTAssertEqual(summary.failed, 6)
     XCTAssertEqual(reasons(summary), expectedReasons)
     let messages = Dictionary(uniqueKeysWithValues: summary.skipped.map { ($0.path, $0.message) })
@@ -132,7 +153,8 @@ final class ScanSkipReasonTests: XCTestCase {
     XCTAssertEqual([again.added, again.updated, again.removed], [0, 0, 0])
     // The dangling link is found unreadable by the walk again; the others are remembered.
     XCTAssertEqual(again.failed, 1)
-    XCTAssertEqual(again.unchanged, 10)
+    XCTAssertEqual(again.unchanged, 11)
+    XCTAssertEqual(again.unplayable, [], "only the scan that reads a file says it will not play")
     XCTAssertEqual(reasons(again), expectedReasons, "the reasons stored with the failures")
     XCTAssertEqual(Set(again.skipped), Set(first.skipped))
 
@@ -153,11 +175,11 @@ final class ScanSkipReasonTests: XCTestCase {
     if geteuid() == 0 {
       // root opens any file whatever its mode: the file is indexed, as it would be played.
       XCTAssertTrue(FileManager.default.isReadableFile(atPath: locked), "root reads mode 000")
-      XCTAssertEqual(first.added, 6)
+      XCTAssertEqual(first.added, 7)
       XCTAssertFalse(first.skipped.contains { $0.path == locked })
       return
     }
-    XCTAssertEqual(first.added, 5)
+    XCTAssertEqual(first.added, 6)
     XCTAssertEqual(
       first.skipped.first { $0.path == locked }?.reason, .unreadable("permission denied"))
     XCTAssertEqual(

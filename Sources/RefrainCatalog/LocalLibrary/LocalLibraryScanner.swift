@@ -127,6 +127,7 @@ public struct LocalLibraryScanner: Sendable {
     }
     summary.failures.sort()
     summary.skipped.sort { ($0.reason, $0.path) < ($1.reason, $1.path) }
+    summary.unplayable.sort { ($0.reason, $0.path) < ($1.reason, $1.path) }
     // The lyrics of new and changed sidecars, for search by a line (usually none changed).
     try LyricSearchIndex.refresh(store)
     meter.finish()
@@ -235,6 +236,7 @@ public struct LocalLibraryScanner: Sendable {
                 .execute(arguments: [row.file.path])
             }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
+            if let unplayable = row.unplayable { summary.unplayable.append(unplayable) }
           case .failure(let failure):
             let (error, file) = (failure.error, failure.file)
             let skipped = SkippedFile(path: file.path, reason: error.kind, message: error.reason)

@@ -24,6 +24,9 @@ public struct LocalTrackInfo: Sendable, Hashable {
   public var duration: Double?
   /// The recording's ISRC (TSRC), as tagged; the scanner keeps it only when well formed.
   public var isrc: String?
+  /// Set when the file is indexed by its tags but its audio is in a codec Refrain cannot
+  /// play (ALAC in an M4A): the reason, and the sentence the player refuses it with.
+  public var unplayable: SkippedFile?
 
   /// Creates a value.
   public init(

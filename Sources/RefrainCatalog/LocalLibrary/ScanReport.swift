@@ -54,6 +54,10 @@ public struct ScanSummary: Sendable, Equatable {
   /// failed this time (``failed``) and the unchanged ones that failed before (counted in
   /// ``unchanged``), sorted by reason, then path.
   public var skipped: [SkippedFile] = []
+  /// Files indexed by their tags this time whose audio Refrain cannot play (ALAC in an M4A),
+  /// sorted by reason, then path. An unchanged one is not read again, so only the scan that
+  /// reads it lists it.
+  public var unplayable: [SkippedFile] = []
 
   /// Creates an empty summary.
   public init() {}
@@ -89,6 +93,16 @@ public struct ScanSummary: Sendable, Equatable {
       lines += files.prefix(examples).map { "    " + $0.message }
       if files.count > examples { lines.append("    … and \(files.count - examples) more") }
     }
+    return lines
+  }
+
+  /// The report of files indexed that will not play, after ``skippedReport(examples:)``'s
+  /// form: a heading, then the first `examples` sentences; nothing when there are none.
+  public func unplayableReport(examples: Int = 5) -> [String] {
+    guard !unplayable.isEmpty else { return [] }
+    var lines = ["indexed, but not playable yet: \(Self.files(unplayable.count))"]
+    lines += unplayable.prefix(examples).map { "    " + $0.message }
+    if unplayable.count > examples { lines.append("    … and \(unplayable.count - examples) more") }
     return lines
   }
 
