@@ -12,12 +12,12 @@ struct ScanCommand: ParsableCommand {
     commandName: "scan",
     abstract: "Index music folders (MP3, FLAC, Ogg, Opus, M4A, WAV) into your local library.",
     discussion: """
-      Folders are searched recursively for audio files (*.mp3, *.flac, *.ogg, *.oga, *.opus,
-      *.m4a, *.mp4, *.aac, *.wav, and *.dsf, *.dff, *.wma, *.ape, *.wv, *.aif, *.aiff, *.mpc,
-      *.tta, *.tak, which are reported as not played). Every file that is not indexed is
-      listed after the summary, grouped by reason. A rescan reads only new and changed files
-      (by size and modification time) and drops files that are gone. With no folder, the
-      folders scanned before are scanned again. The library is
+      Folders are searched recursively for audio files (*.mp3, *.flac, *.ogg, *.oga, \
+      *.opus, *.m4a, *.mp4, *.aac, *.wav, and *.dsf, *.dff, *.wma, *.ape, *.wv, *.aif, \
+      *.aiff, *.mpc, *.tta, *.tak, which are reported as not played). Every file that is not \
+      indexed is listed after the summary, grouped by reason. A rescan reads only new and \
+      changed files (by size and modification time) and drops files that are gone. With no \
+      folder, the folders scanned before are scanned again. The library is \
       $XDG_DATA_HOME/refrain/library.sqlite.
       """)
 
