@@ -59,8 +59,8 @@ public struct AudioTagReader: TagReader {
     }
     head = Array(head.prefix(count))
     let format = AudioDecoders.formatName(ofHead: head)
-    let unsupported = readers[format] == nil ? format : Self.otherFormat(head)
-    if let unsupported {
+    let reader = readers[format]
+    if let unsupported = reader == nil ? format : Self.otherFormat(head) {
       throw TagReadError(
         AudioError.unsupportedCodec(name: path, codec: unsupported).description,
         kind: .unsupportedFormat(unsupported))
@@ -69,7 +69,7 @@ public struct AudioTagReader: TagReader {
     // it is not audio rather than damaged.
     let claimed = format != MP3Decoder.formatName || MP3Decoder.recognizes(head)
     do {
-      return try readers[format, default: MP3TagReader(exact: exact)]
+      return try (reader ?? MP3TagReader(exact: exact))
         .readStampedTags(atPath: path, descriptor: descriptor)
     } catch let error as TagReadError {
       switch error.kind {
