@@ -13,8 +13,8 @@ import RefrainCatalog
 /// its decoder is (``AudioDecoders/formatName(ofHead:)``), never from its name.
 ///
 /// MP3 (``MP3TagReader``), M4A (``MP4TagReader``), FLAC, Ogg and WAV (``CommentTagReader``)
-/// have one reader each in ``readers``. A file in a format without one gets an error that
-/// names the format.
+/// have one reader each in ``readers``. A file in a format without one gets the decoders'
+/// error that names the format, and every error carries the reason a scan reports it under.
 public struct AudioTagReader: TagReader {
   /// Whether every file is proved by its decoder, which also gives the exact duration.
   public var exact: Bool
@@ -39,22 +39,77 @@ public struct AudioTagReader: TagReader {
 
   public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
+    guard descriptor >= 0 else { throw Self.unreadable(path, errno: errno) }
     defer { close(descriptor) }
     return try readStampedTags(atPath: path, descriptor: descriptor)
   }
 
+  /// The tags of the file open at `descriptor`; every error says why the scan skips the file
+  /// (``TagReadError/kind``): unreadable, empty, a format named by its first bytes that
+  /// Refrain does not play (with the decoders' own message), damaged (its first bytes are a
+  /// format Refrain reads, its headers are not), or not audio at all.
   public func readStampedTags(atPath path: String, descriptor: Int32) throws
     -> (LocalTrackInfo, FileStamp?)
   {
     var head = [UInt8](repeating: 0, count: 64)
     let count = pread(descriptor, &head, head.count, 0)
-    guard count >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
-    let format = AudioDecoders.formatName(ofHead: Array(head.prefix(count)))
-    guard let reader = readers[format] else {
-      throw TagReadError("\(format) audio, whose tags Refrain cannot read yet")
+    guard count >= 0 else { throw Self.unreadable(path, errno: errno) }
+    guard count > 0 else {
+      throw TagReadError(AudioError.emptyFile(path: path).description, kind: .empty)
     }
-    return try reader.readStampedTags(atPath: path, descriptor: descriptor)
+    head = Array(head.prefix(count))
+    let format = AudioDecoders.formatName(ofHead: head)
+    let reader = readers[format]
+    if let unsupported = reader == nil ? format : Self.otherFormat(head) {
+      throw TagReadError(
+        AudioError.unsupportedCodec(name: path, codec: unsupported).description,
+        kind: .unsupportedFormat(unsupported))
+    }
+    // A file no format claims is tried as MP3 (frames may follow junk): if none are found,
+    // it is not audio rather than damaged.
+    let claimed = format != MP3Decoder.formatName || MP3Decoder.recognizes(head)
+    do {
+      return try (reader ?? MP3TagReader(exact: exact))
+        .readStampedTags(atPath: path, descriptor: descriptor)
+    } catch let error as TagReadError {
+      switch error.kind {
+      case .unreadable, .unsupportedFormat, .empty: throw error
+      default: break
+      }
+      guard claimed else {
+        throw TagReadError(
+          "\(path) is not audio: no format Refrain plays starts it, and it holds no MP3 frames",
+          kind: .notAudio)
+      }
+      let message =
+        error.reason.contains(path)
+        ? error.reason
+        : AudioError.notPlayable(name: path, format: format, detail: error.reason).description
+      throw TagReadError(message, kind: .damaged)
+    }
+  }
+
+  /// The error for a file that cannot be opened or read, in the decoders' words.
+  private static func unreadable(_ path: String, errno code: Int32) -> TagReadError {
+    let system = String(cString: strerror(code))
+    return TagReadError(
+      AudioError.fileNotReadable(path: path, reason: system).description,
+      kind: .unreadable(systemMessage: system))
+  }
+
+  /// The name of an audio format that `head` starts and that neither Refrain's decoders nor
+  /// their list of refused formats (DSD, WMA, Monkey's Audio, WavPack) name: AIFF,
+  /// Musepack, TTA and TAK.
+  static func otherFormat(_ head: [UInt8]) -> String? {
+    func at(_ offset: Int, _ text: String) -> Bool {
+      head.count >= offset + text.utf8.count
+        && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
+    }
+    if at(0, "FORM"), at(8, "AIFF") || at(8, "AIFC") { return "AIFF" }
+    if at(0, "MPCK") || at(0, "MP+") { return "Musepack" }
+    if at(0, "TTA1") { return "TTA" }
+    if at(0, "tBaK") { return "TAK" }
+    return nil
   }
 }
 

@@ -4,7 +4,8 @@ import RefrainCore
 
 /// The text tags of FLAC, Ogg (Vorbis and Opus) and WAV files, read from their metadata
 /// without decoding audio: `TITLE`, `ARTIST`, `ALBUMARTIST`, `ALBUM`, `TRACKNUMBER`, `DATE`
-/// and `ISRC` (WAV's INFO names mapped to these), and the duration from the headers.
+/// and `ISRC` (WAV's INFO names mapped to these, or its `id3 ` chunk read as an MP3's ID3v2
+/// tag, which wins where both are present), and the duration from the headers.
 struct CommentTagReader: TagReader {
   /// Which format's metadata to read.
   enum Kind {
@@ -23,16 +24,24 @@ struct CommentTagReader: TagReader {
       case .wav: tags = try WAVTagFormat.read(url)
       }
     } catch {
-      throw TagReadError("\(error.localizedDescription)")
+      throw TagReadError("\(error.localizedDescription)", kind: .damaged)
     }
-    guard tags.duration != nil || !tags.fields.isEmpty else {
-      throw TagReadError("no stream information in the file's headers")
+    guard tags.duration != nil || !tags.fields.isEmpty || tags.id3v2Tag != nil else {
+      throw TagReadError("no stream information in the file's headers", kind: .damaged)
     }
-    return LocalTrackInfo(
+    let comments = LocalTrackInfo(
       title: tags.first("TITLE"), artist: tags.first("ARTIST"),
       albumArtist: tags.first("ALBUMARTIST") ?? tags.first("ALBUM ARTIST"),
       album: tags.first("ALBUM"), trackNumber: tags.number("TRACKNUMBER"),
       year: tags.number("DATE") ?? tags.number("YEAR"), duration: tags.duration,
       isrc: tags.first("ISRC"))
+    guard let id3 = tags.id3v2Tag.flatMap({ LocalTrackInfo(id3v2Tag: $0) }) else {
+      return comments
+    }
+    return LocalTrackInfo(
+      title: id3.title ?? comments.title, artist: id3.artist ?? comments.artist,
+      albumArtist: id3.albumArtist ?? comments.albumArtist, album: id3.album ?? comments.album,
+      trackNumber: id3.trackNumber ?? comments.trackNumber, year: id3.year ?? comments.year,
+      duration: comments.duration, isrc: id3.isrc ?? comments.isrc)
   }
 }

@@ -20,7 +20,7 @@ struct MP4TagReader: TagReader {
 
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
+    guard descriptor >= 0 else { throw TagReadError.unreadable(errno: errno) }
     defer { close(descriptor) }
     return try readStampedTags(atPath: path, descriptor: descriptor).0
   }
@@ -29,10 +29,8 @@ struct MP4TagReader: TagReader {
     -> (LocalTrackInfo, FileStamp?)
   {
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw TagReadError(String(cString: strerror(errno)))
-    }
-    guard status.st_size > 0 else { throw TagReadError("the file is empty") }
+    guard fstat(descriptor, &status) == 0 else { throw TagReadError.unreadable(errno: errno) }
+    guard status.st_size > 0 else { throw TagReadError("the file is empty", kind: .empty) }
     let stamp = FileStamp(
       size: Int64(status.st_size),
       mtime: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
@@ -42,18 +40,29 @@ struct MP4TagReader: TagReader {
     do {
       (movie, tags) = try MP4Metadata.read(from: MP4BoxReader(source))
     } catch {
-      throw TagReadError("not a playable M4A file: \(error)")
+      throw TagReadError("\(error)", kind: .damaged)
     }
     var info = LocalTrackInfo(
       title: tags.title, artist: tags.artist, albumArtist: tags.albumArtist, album: tags.album,
       trackNumber: tags.trackNumber, year: tags.year,
       duration: movie.duration(iTunSMPB: tags.iTunSMPB), isrc: tags.isrc)
     if exact {
+      // Every file proved by its decoder: one that will not play is not indexed.
       do {
         info.duration = try M4ADecoder(path: path).duration
+      } catch let error as AudioError {
+        if case .unsupportedCodec(_, let codec) = error {
+          throw TagReadError(error.description, kind: .unsupportedFormat(codec))
+        }
+        throw TagReadError(error.description, kind: .damaged)
       } catch {
-        throw TagReadError("\(error)")
+        throw TagReadError("\(error)", kind: .damaged)
       }
+    } else if let codec = movie.audio?.codec, codec != .aac {
+      // Indexed by its tags, refused when played: the scan says so in the player's words.
+      info.unplayable = SkippedFile(
+        path: path, reason: .unsupportedFormat("\(codec)"),
+        message: AudioError.unsupportedCodec(name: path, codec: "\(codec)").description)
     }
     return (info, stamp)
   }

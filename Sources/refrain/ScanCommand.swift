@@ -5,15 +5,19 @@ import RefrainConfig
 import RefrainCore
 import RefrainTags
 
-/// `refrain scan`: indexes MP3 folders into the local library.
+/// `refrain scan`: indexes music folders into the local library, and names every file with an
+/// audio name it leaves out, grouped by reason.
 struct ScanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan",
     abstract: "Index music folders (MP3, FLAC, Ogg, Opus, M4A, WAV) into your local library.",
     discussion: """
-      Folders are searched recursively for *.mp3 files. A rescan reads only new and changed
-      files (by size and modification time) and drops files that are gone. With no folder,
-      the folders scanned before are scanned again. The library is
+      Folders are searched recursively for audio files (*.mp3, *.flac, *.ogg, *.oga, \
+      *.opus, *.m4a, *.mp4, *.aac, *.wav, and *.dsf, *.dff, *.wma, *.ape, *.wv, *.aif, \
+      *.aiff, *.mpc, *.tta, *.tak, which are reported as not played). Every file that is not \
+      indexed is listed after the summary, grouped by reason. A rescan reads only new and \
+      changed files (by size and modification time) and drops files that are gone. With no \
+      folder, the folders scanned before are scanned again. The library is \
       $XDG_DATA_HOME/refrain/library.sqlite.
       """)
 
@@ -122,19 +126,27 @@ struct ScanCommand: ParsableCommand {
       )
     }
     for problem in summary.problems.prefix(20) { Self.warn(TerminalSanitizer.clean(problem)) }
-    for failure in summary.failures { Self.warn("skipped \(TerminalSanitizer.clean(failure))") }
-    if summary.failed > summary.failures.count {
-      Self.warn("… and \(summary.failed - summary.failures.count) more files could not be read")
-    }
     if json {
+      let skipped = summary.skippedByReason.map { reason, files in
+        ScanResult.Skipped(
+          reason: "\(reason)", count: files.count,
+          files: files.map { ScanResult.File(path: $0.path, message: $0.message) })
+      }
       print(
         JSONOutput.line(
           ScanResult(
             added: summary.added, updated: summary.updated, removed: summary.removed,
             unchanged: summary.unchanged, failed: summary.failed, files: summary.filesSeen,
-            seconds: JSONOutput.milliseconds(summary.elapsed), replaygain: gains)))
+            seconds: JSONOutput.milliseconds(summary.elapsed), skipped: skipped,
+            unplayable: summary.unplayable.map {
+              ScanResult.File(path: $0.path, message: $0.message)
+            },
+            replaygain: gains)))
     } else {
       print("scanned " + summary.line)
+      for line in summary.skippedReport() + summary.unplayableReport() {
+        print(TerminalSanitizer.clean(line))
+      }
       if let gains {
         print(
           "replaygain: measured \(gains.measured) files (\(gains.albums) albums), "
@@ -174,6 +186,19 @@ struct ScanCommand: ParsableCommand {
 
 /// `refrain scan --json`'s summary.
 private struct ScanResult: Encodable {
+  /// The files skipped for one reason.
+  struct Skipped: Encodable {
+    var reason: String
+    var count: Int
+    var files: [File]
+  }
+
+  /// One skipped file and the sentence that says why.
+  struct File: Encodable {
+    var path: String
+    var message: String
+  }
+
   var added: Int
   var updated: Int
   var removed: Int
@@ -181,6 +206,10 @@ private struct ScanResult: Encodable {
   var failed: Int
   var files: Int
   var seconds: Double
+  /// Every file with an audio name not in the library, by reason (none: `[]`).
+  var skipped: [Skipped]
+  /// Files indexed this time that will not play (ALAC in an M4A).
+  var unplayable: [File]
   /// What `--replaygain` measured; absent without it.
   var replaygain: ReplayGainScan.Summary?
 }

@@ -127,6 +127,85 @@ final class FormatTagsTests: XCTestCase {
     XCTAssertEqual(try AudioTagReader().readTags(atPath: renamed.path).title, "Night Ferry")
   }
 
+  func testWAVID3ChunkGivesTagsAndCover() throws {
+    // ffmpeg writes an ID3v2.3 tag with a cover into an MP3; that tag, whole, goes into the
+    // WAV as an `id3 ` chunk (as other tools write it), after a LIST/INFO chunk it overrides.
+    let mp3 = Self.folder.appendingPathComponent("id3-source.mp3").path
+    TestMedia.run(
+      "ffmpeg",
+      [
+        "-nostdin", "-loglevel", "error", "-y", "-i", try media("tone.wav"), "-i",
+        try media("cover.png"), "-map", "0", "-map", "1", "-c:a", "libmp3lame", "-c:v", "copy",
+        "-disposition:v", "attached_pic", "-metadata:s:v", "comment=Cover (front)",
+        "-id3v2_version", "3", "-metadata", "title=Quay",
+        "-metadata", "artist=Odile", "-metadata", "album=Docks", "-metadata", "track=4/9",
+        "-metadata", "date=2019", "-metadata", "REPLAYGAIN_TRACK_GAIN=-6.20 dB", mp3,
+      ])
+    let source = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try media("id3-source.mp3"))))
+    let tagSize = try XCTUnwrap(ID3Bytes.syncsafe(source, at: 6)) + 10
+    let tag = Array(source.prefix(tagSize))
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try media("tone.wav"))))
+    func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
+      Array(id.utf8) + withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init) + body
+        + (body.count % 2 == 1 ? [0] : [])
+    }
+    bytes += chunk("LIST", Array("INFO".utf8) + chunk("INAM", Array("Info Name\0".utf8)))
+    bytes += chunk("id3 ", tag)
+    bytes.replaceSubrange(
+      4..<8, with: withUnsafeBytes(of: UInt32(bytes.count - 8).littleEndian, Array.init))
+    let wav = Self.folder.appendingPathComponent("id3-chunk.wav")
+    try Data(bytes).write(to: wav)
+
+    let info = try AudioTagReader().readTags(atPath: wav.path)
+    XCTAssertEqual(info.title, "Quay", "the ID3 tag wins over INFO")
+    XCTAssertEqual(info.artist, "Odile")
+    XCTAssertEqual(info.album, "Docks")
+    XCTAssertEqual(info.trackNumber, 4)
+    XCTAssertEqual(info.year, 2019)
+    XCTAssertEqual(try XCTUnwrap(info.duration), 2.0, accuracy: 0.01)
+    let format = try TagFormats.format(of: wav)
+    XCTAssertEqual(format.name, "WAV")
+    let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try media("cover.png"))))
+    XCTAssertEqual(
+      try format.frontCover(in: wav, maxPictureBytes: 1 << 20),
+      .picture(EmbeddedPicture(mimeType: "image/png", pictureType: 3, data: png)))
+    XCTAssertEqual(try format.frontCover(in: wav, maxPictureBytes: 10), .tooLarge(bytes: png.count))
+    XCTAssertEqual(try format.lyrics(in: wav), EmbeddedLyrics(), "ffmpeg writes no USLT")
+    XCTAssertEqual(try XCTUnwrap(TagFormats.replayGain(of: wav).trackGain), -6.2, accuracy: 1e-9)
+  }
+
+  func testWAVID3ChunkGivesItsLyrics() throws {
+    // An ID3v2.3 tag holding one USLT frame (Latin-1, language "eng", no description),
+    // written here byte by byte: ffmpeg writes no USLT.
+    let words = Array("[00:00.50]the quay at dusk".utf8)
+    let uslt = [0] + Array("eng".utf8) + [0] + words
+    let frame =
+      Array("USLT".utf8) + withUnsafeBytes(of: UInt32(uslt.count).bigEndian, Array.init) + [0, 0]
+      + uslt
+    let size = frame.count
+    let tag =
+      Array("ID3".utf8) + [3, 0, 0]
+      + [
+        UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F),
+        UInt8(size & 0x7F),
+      ]
+      + frame
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try media("tone.wav"))))
+    bytes +=
+      Array("id3 ".utf8) + withUnsafeBytes(of: UInt32(tag.count).littleEndian, Array.init) + tag
+    if tag.count % 2 == 1 { bytes.append(0) }
+    bytes.replaceSubrange(
+      4..<8, with: withUnsafeBytes(of: UInt32(bytes.count - 8).littleEndian, Array.init))
+    let wav = Self.folder.appendingPathComponent("id3-lyrics.wav")
+    try Data(bytes).write(to: wav)
+    XCTAssertEqual(
+      try TagFormats.format(of: wav).lyrics(in: wav).text, "[00:00.50]the quay at dusk")
+    XCTAssertEqual(
+      try TagFormats.format(of: wav).frontCover(in: wav, maxPictureBytes: 1 << 20), .none)
+    // No text frames: the file is still indexed, by its file name.
+    XCTAssertNil(try AudioTagReader().readTags(atPath: wav.path).title)
+  }
+
   func testDamagedMetadataNeverTraps() throws {
     var generator = SeededRandom(seed: 26)
     for name in ["tagged.flac", "tagged.ogg", "tagged.opus"] {

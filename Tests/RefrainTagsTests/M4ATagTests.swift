@@ -63,8 +63,12 @@ final class M4ATagTests: XCTestCase {
     let path = try M4AFixtures.url("alac.m4a").path
     XCTAssertEqual(
       try XCTUnwrap(try AudioTagReader().readTags(atPath: path).duration), 1, accuracy: 0.05)
+    XCTAssertEqual(
+      try AudioTagReader().readTags(atPath: path).unplayable?.reason, .unsupportedFormat("ALAC"),
+      "indexed, and said not to play")
     XCTAssertThrowsError(try AudioTagReader(exact: true).readTags(atPath: path)) { error in
       XCTAssertTrue("\(error)".contains("ALAC audio, which Refrain cannot decode yet"), "\(error)")
+      XCTAssertEqual((error as? TagReadError)?.kind, .unsupportedFormat("ALAC"))
     }
   }
 

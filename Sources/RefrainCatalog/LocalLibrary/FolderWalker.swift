@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// An MP3 file found on disk, with what the scanner compares between scans.
+/// An audio file found on disk, with what the scanner compares between scans.
 struct FoundFile: Sendable, Hashable {
   /// The absolute path.
   var path: String
@@ -24,16 +24,20 @@ struct FoundFile: Sendable, Hashable {
   var isStamped: Bool { size >= 0 }
 }
 
-/// Walks folders for `*.mp3` files (any case), following symbolic links but never in circles.
+/// Walks folders for files with audio names (any case; see ``NameKind/audio``), following
+/// symbolic links but never in circles.
 ///
 /// It uses `readdir` and `fstatat` relative to the open folder directly: one system call per
-/// MP3 file (and per link or unknown entry), no per-file objects, and a `String` only for the
-/// names it keeps.
+/// audio file (and per link or unknown entry), no per-file objects, and a `String` only for
+/// the names it keeps. An audio name that is not a readable regular file (a dangling link, a
+/// pipe) is returned as skipped, never dropped silently.
 enum FolderWalker {
-  /// What a walk found: the MP3 files by path, and the entries it could not read.
+  /// What a walk found: the audio files by path, the entries it could not read, and the
+  /// audio names that are not files it can read.
   struct Result {
     var files: [FoundFile] = []
     var problems: [String] = []
+    var skipped: [SkippedFile] = []
   }
 
   /// The canonical absolute path of a folder, or `nil` when it is not a readable folder.
@@ -46,7 +50,7 @@ enum FolderWalker {
     return canonical
   }
 
-  /// Every MP3 file under `root` (a canonical folder path), sorted by path.
+  /// Every audio file under `root` (a canonical folder path), sorted by path.
   ///
   /// Folders are read on `lanes` threads at once: a walk is mostly system calls, and a
   /// library of small album folders has thousands of them. Without `stamps`, regular files
@@ -85,8 +89,10 @@ enum FolderWalker {
     for part in results {
       result.files = merge(result.files, part.files)
       result.problems += part.problems
+      result.skipped += part.skipped
     }
     result.problems.sort()
+    result.skipped.sort { precedes($0.path, $1.path) }
     return result
   }
 
@@ -112,7 +118,7 @@ enum FolderWalker {
     return merged
   }
 
-  /// Reads one folder: its MP3 files with their sidecar lyrics, and its subfolders.
+  /// Reads one folder: its audio files with their sidecar lyrics, and its subfolders.
   ///
   /// `seen(device, inode)` says whether the folder is visited for the first time (links can
   /// lead back to it); problems are added to `result`.
@@ -178,8 +184,21 @@ enum FolderWalker {
         continue
       }
       var info = stat()
-      guard fstatat(descriptor, file.name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG
-      else { continue }
+      guard fstatat(descriptor, file.name, &info, 0) == 0 else {
+        let message = String(cString: strerror(errno))
+        result.skipped.append(
+          SkippedFile(
+            path: prefix + file.name, reason: .unreadable(systemMessage: message),
+            message: "cannot read \(prefix + file.name): \(message)"))
+        continue
+      }
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        result.skipped.append(
+          SkippedFile(
+            path: prefix + file.name, reason: .unreadable("not a regular file"),
+            message: "\(prefix + file.name) is not a regular file (a pipe, socket or device)"))
+        continue
+      }
       let stamp = FileStamp(info)
       files.append(
         FoundFile(
@@ -220,8 +239,11 @@ enum FolderWalker {
     case dots
     /// Not valid UTF-8.
     case invalid
-    /// Ends in an audio extension (any case) after a non-empty base: `.mp3`, `.flac`,
-    /// `.ogg`, `.oga`, `.opus`, `.wav`, `.m4a`, `.mp4`, `.aac`.
+    /// Ends in an audio extension (any case) after a non-empty base: the formats Refrain
+    /// plays (`.mp3`, `.flac`, `.ogg`, `.oga`, `.opus`, `.wav`, `.m4a`, `.mp4`, `.aac`) and
+    /// those it names but does not play (`.dsf`, `.dff`, `.wma`, `.ape`, `.wv`, `.aif`,
+    /// `.aiff`, `.mpc`, `.tta`, `.tak`), which the scan reports as skipped. The file's first
+    /// bytes decide its format either way.
     case audio
     /// Ends in `.lrc` (any case) after a non-empty base.
     case lyrics
@@ -248,12 +270,12 @@ enum FolderWalker {
     if !ascii, String(validating: bytes[..<length], as: UTF8.self) == nil {
       return (.invalid, length, length)
     }
-    // The extension: 3 or 4 letters after the last dot. A name like ".mp3" has no base:
+    // The extension: 2 to 4 letters after the last dot. A name like ".mp3" has no base:
     // like "a.b" split at its last dot, it is not audio.
     var dot = length - 1
     while dot >= 0, length - dot <= 5, bytes[dot] != 0x2E { dot -= 1 }
     let extensionLength = length - dot - 1
-    guard dot > 0, bytes[dot] == 0x2E, extensionLength == 3 || extensionLength == 4 else {
+    guard dot > 0, bytes[dot] == 0x2E, (2...4).contains(extensionLength) else {
       return (.other, length, length)
     }
     // ASCII letters differ from their capitals by bit 0x20 only; digits keep theirs.
@@ -263,6 +285,10 @@ enum FolderWalker {
     case 0x6D_70_33, 0x66_6C_61_63, 0x6F_67_67, 0x6F_67_61, 0x6F_70_75_73, 0x77_61_76,
       0x6D_34_61, 0x6D_70_34, 0x61_61_63:
       // mp3, flac, ogg, oga, opus, wav, m4a, mp4, aac ("3" and "4" | 0x20 are themselves)
+      return (.audio, length, dot)
+    case 0x64_73_66, 0x64_66_66, 0x77_6D_61, 0x61_70_65, 0x77_76, 0x61_69_66, 0x61_69_66_66,
+      0x6D_70_63, 0x74_74_61, 0x74_61_6B:
+      // dsf, dff, wma, ape, wv, aif, aiff, mpc, tta, tak: audio Refrain does not play
       return (.audio, length, dot)
     case 0x6C_72_63: return (.lyrics, length, dot)  // lrc
     default: return (.other, length, length)

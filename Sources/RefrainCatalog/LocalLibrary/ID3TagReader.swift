@@ -31,7 +31,7 @@ public struct ID3TagReader: TagReader {
   /// The tags, with the size and modification time from the `fstat` of the open file.
   public func readStampedTags(atPath path: String) throws -> (LocalTrackInfo, FileStamp?) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw TagReadError(String(cString: strerror(errno))) }
+    guard descriptor >= 0 else { throw TagReadError.unreadable(errno: errno) }
     defer { close(descriptor) }
     return try readStampedTags(atPath: path, descriptor: descriptor)
   }
@@ -41,11 +41,9 @@ public struct ID3TagReader: TagReader {
     -> (LocalTrackInfo, FileStamp?)
   {
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw TagReadError(String(cString: strerror(errno)))
-    }
+    guard fstat(descriptor, &status) == 0 else { throw TagReadError.unreadable(errno: errno) }
     let size = Int(status.st_size)
-    guard size > 0 else { throw TagReadError("the file is empty") }
+    guard size > 0 else { throw TagReadError("the file is empty", kind: .empty) }
 
     // One read usually covers the tag, the audio window and, in a small file, the ID3v1 tag.
     let head = try Self.read(descriptor, at: 0, count: min(size, Self.headBytes))
@@ -70,7 +68,10 @@ public struct ID3TagReader: TagReader {
     guard
       let estimate = MPEGDurationEstimator.estimate(
         window, baseOffset: audioStart, audioEnd: audioEnd)
-    else { throw TagReadError("no MP3 audio found") }
+    else {
+      let header = ID3v2Tag.totalSize(header: Array(head.prefix(10))) != nil
+      throw TagReadError("no MP3 audio found", kind: header ? .damaged : .notAudio)
+    }
 
     let info = LocalTrackInfo(
       title: v2?.title ?? v1?.title, artist: v2?.artist ?? v1?.artist,
@@ -92,7 +93,7 @@ public struct ID3TagReader: TagReader {
       }
       if got < 0 {
         if errno == EINTR { continue }
-        throw TagReadError(String(cString: strerror(errno)))
+        throw TagReadError.unreadable(errno: errno)
       }
       if got == 0 { break }
       filled += got
@@ -126,5 +127,16 @@ struct ID3v1Tag: Equatable {
     var scalars = String.UnicodeScalarView()
     for byte in bytes.prefix(while: { $0 != 0 }) { scalars.append(Unicode.Scalar(byte)) }
     return LocalText.clean(String(scalars))
+  }
+}
+
+extension LocalTrackInfo {
+  /// The text fields of a whole ID3v2 tag held apart from MP3 audio (WAV's `id3 ` chunk),
+  /// read as an MP3's tag is; `nil` when `bytes` is not a tag or holds none of them.
+  public init?(id3v2Tag bytes: [UInt8]) {
+    guard let tag = ID3v2Tag(bytes: bytes) else { return nil }
+    self.init(
+      title: tag.title, artist: tag.artist, albumArtist: tag.albumArtist, album: tag.album,
+      trackNumber: tag.trackNumber, year: tag.year, isrc: tag.isrc)
   }
 }

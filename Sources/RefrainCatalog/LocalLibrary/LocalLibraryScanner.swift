@@ -1,14 +1,17 @@
 import Foundation
 import GRDB
 
-/// Indexes the MP3 files in the user's folders into the library file.
+/// Indexes the audio files in the user's folders into the library file, and names every one
+/// it leaves out, with the reason (``ScanSummary/skipped``).
 ///
 /// A scan walks the folders, skips files whose size and modification time are unchanged,
 /// reads the tags of new and changed files on the other cores (``TagReadAhead``), and writes them
 /// on the calling thread in transactions of up to ``batchSize`` files; a transaction ends
 /// early rather than wait for the disk. Indexed files under the scanned folders that are gone
 /// are dropped; a folder that does not exist (an unplugged disk) is reported and its tracks are
-/// kept.
+/// kept. A file that failed before and has not changed is not read again, but it is reported
+/// again with its stored reason; one that could not be opened is read again (its permissions
+/// may have changed without its modification time).
 public struct LocalLibraryScanner: Sendable {
   /// The library the index lives in.
   public let store: LibraryStore
@@ -103,7 +106,11 @@ public struct LocalLibraryScanner: Sendable {
       if indexesDropped { try? store.write { db in try LocalLibrarySchema.createTrackIndexes(db) } }
       throw error
     }
-    if known.isEmpty { summary.problems += walk.wait().problems }
+    if known.isEmpty {
+      let walked = walk.wait()
+      summary.problems += walked.problems
+      summary.skip(walked.skipped)
+    }
 
     try store.write { db in
       if mayLeaveOrphans { try LocalLibraryIndex.removeOrphans(in: db) }
@@ -119,6 +126,8 @@ public struct LocalLibraryScanner: Sendable {
       }
     }
     summary.failures.sort()
+    summary.skipped.sort { ($0.reason, $0.path) < ($1.reason, $1.path) }
+    summary.unplayable.sort { ($0.reason, $0.path) < ($1.reason, $1.path) }
     // The lyrics of new and changed sidecars, for search by a line (usually none changed).
     try LyricSearchIndex.refresh(store)
     meter.finish()
@@ -144,6 +153,7 @@ public struct LocalLibraryScanner: Sendable {
     _ walked: FolderWalker.Result, known: [String: KnownFile], summary: inout ScanSummary
   ) throws -> Changes {
     summary.problems += walked.problems
+    summary.skip(walked.skipped)
     var changes = Changes(total: walked.files.count)
     var lyricsChanged: [FoundFile] = []
     var seen = Set<String>()
@@ -153,15 +163,24 @@ public struct LocalLibraryScanner: Sendable {
         continue
       }
       seen.insert(file.path)
-      if old.size == file.size, old.mtime == file.mtime {
-        if old.lyricsPath != file.lyricsPath, !old.failed {
+      if let failure = old.failure, old.size == file.size, old.mtime == file.mtime {
+        if case .unreadable = failure.reason {
+          // Permissions change without the modification time: try it again.
+          changes.toRead.append(file)
+          changes.failedBefore.insert(file.path)
+        } else {
+          summary.unchanged += 1
+          summary.skipped.append(failure)
+        }
+      } else if old.size == file.size, old.mtime == file.mtime {
+        if old.lyricsPath != file.lyricsPath {
           lyricsChanged.append(file)
         } else {
           summary.unchanged += 1
         }
       } else {
         changes.toRead.append(file)
-        if old.failed { changes.failedBefore.insert(file.path) }
+        if old.failure != nil { changes.failedBefore.insert(file.path) }
       }
     }
     let removed = known.keys.filter { !seen.contains($0) }
@@ -179,7 +198,7 @@ public struct LocalLibraryScanner: Sendable {
         }
       }
     }
-    summary.removed = removed.filter { known[$0]?.failed == false }.count
+    summary.removed = removed.filter { known[$0]?.failure == nil }.count
     summary.updated = lyricsChanged.count
     return changes
   }
@@ -217,8 +236,10 @@ public struct LocalLibraryScanner: Sendable {
                 .execute(arguments: [row.file.path])
             }
             if isNew { summary.added += 1 } else { summary.updated += 1 }
+            if let unplayable = row.unplayable { summary.unplayable.append(unplayable) }
           case .failure(let failure):
             let (error, file) = (failure.error, failure.file)
+            let skipped = SkippedFile(path: file.path, reason: error.kind, message: error.reason)
             // Deleting reads the full-text rows: index this transaction's new rows first.
             try statements.flush()
             try LocalLibraryIndex.remove(paths: [file.path], in: db)
@@ -227,8 +248,9 @@ public struct LocalLibraryScanner: Sendable {
                 INSERT OR REPLACE INTO local_scan_failures (path, size, mtime, reason)
                 VALUES (?, ?, ?, ?)
                 """,
-              arguments: [file.path, file.size, file.mtime, error.reason])
+              arguments: [file.path, file.size, file.mtime, skipped.stored])
             summary.failed += 1
+            summary.skipped.append(skipped)
             if summary.failures.count < 20 {
               // Decoder messages often name the file already.
               let reason =
@@ -275,7 +297,8 @@ public struct LocalLibraryScanner: Sendable {
     var size: Int64
     var mtime: Int64
     var lyricsPath: String?
-    var failed: Bool
+    /// Why it was skipped, when it failed the last time it was read.
+    var failure: SkippedFile?
   }
 
   /// Whether any file under `folders` is indexed or noted as failed.
@@ -306,14 +329,20 @@ public struct LocalLibraryScanner: Sendable {
           arguments: [low, high])
         while let row = try tracks.next() {
           known[row["path"]] = KnownFile(
-            size: row["size"], mtime: row["mtime"], lyricsPath: row["lyrics_path"], failed: false)
+            size: row["size"], mtime: row["mtime"], lyricsPath: row["lyrics_path"], failure: nil)
         }
         let failures = try Row.fetchCursor(
-          db, sql: "SELECT path, size, mtime FROM local_scan_failures WHERE path >= ? AND path < ?",
+          db,
+          sql: """
+            SELECT path, size, mtime, reason FROM local_scan_failures WHERE path >= ? AND path < ?
+            """,
           arguments: [low, high])
         while let row = try failures.next() {
-          known[row["path"]] = KnownFile(
-            size: row["size"], mtime: row["mtime"], lyricsPath: nil, failed: true)
+          let path: String = row["path"]
+          let reason: String = row["reason"] ?? ""
+          known[path] = KnownFile(
+            size: row["size"], mtime: row["mtime"], lyricsPath: nil,
+            failure: SkippedFile(path: path, stored: reason))
         }
       }
       return known

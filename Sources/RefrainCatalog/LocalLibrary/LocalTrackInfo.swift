@@ -24,6 +24,9 @@ public struct LocalTrackInfo: Sendable, Hashable {
   public var duration: Double?
   /// The recording's ISRC (TSRC), as tagged; the scanner keeps it only when well formed.
   public var isrc: String?
+  /// Set when the file is indexed by its tags but its audio is in a codec Refrain cannot
+  /// play (ALAC in an M4A): the reason, and the sentence the player refuses it with.
+  public var unplayable: SkippedFile?
 
   /// Creates a value.
   public init(
@@ -103,9 +106,20 @@ public struct FileStamp: Sendable, Hashable {
 public struct TagReadError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A sentence for the scan report.
   public var reason: String
+  /// The reason the scan report groups it under.
+  public var kind: ScanSkipReason
 
   /// Creates an error.
-  public init(_ reason: String) { self.reason = reason }
+  public init(_ reason: String, kind: ScanSkipReason = .other) {
+    self.reason = reason
+    self.kind = kind
+  }
+
+  /// The error for a file that could not be opened or read, from `errno`.
+  public static func unreadable(errno code: Int32) -> TagReadError {
+    let message = String(cString: strerror(code))
+    return TagReadError(message, kind: .unreadable(systemMessage: message))
+  }
 
   public var description: String { reason }
 }

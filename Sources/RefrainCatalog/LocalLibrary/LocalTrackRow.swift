@@ -33,6 +33,8 @@ struct LocalTrackRow: Sendable {
   /// ``CJKGrams`` of the album title and of its owner, for the album's word table.
   var albumTitleGrams: String?
   var ownerGrams: String?
+  /// Why the file will not play though it is indexed (ALAC), for the scan report.
+  var unplayable: SkippedFile?
 
   /// Cleans `info` and works out the keys and grams.
   init(_ info: LocalTrackInfo, file: FoundFile) {
@@ -47,6 +49,7 @@ struct LocalTrackRow: Sendable {
     year = info.year
     duration = info.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     isrc = info.isrc.flatMap(ISRC.normalized)
+    unplayable = info.unplayable
     titleGrams = CJKGrams.grams([title])
     otherGrams = CJKGrams.grams([artist, album])
     guard let album else { return }

@@ -23,6 +23,8 @@ public final class ScanWalk: @unchecked Sendable {
   /// The paths found so far, when several folders may hold the same file.
   private var paths: Set<String>?
   private var problems: [String] = []
+  /// Audio names that are not readable files (dangling links, pipes).
+  private var skipped: [SkippedFile] = []
   private var consumer: TagReadAhead?
   /// The reading started with the walk, if any: it holds every file found so far and every
   /// later one, and is finished when the walk ends.
@@ -63,12 +65,17 @@ public final class ScanWalk: @unchecked Sendable {
     if canonical.count > 1 { paths = [] }
     DispatchQueue.global(qos: .userInitiated).async { [self] in
       var problems: [String] = []
+      var skipped: [SkippedFile] = []
       for folder in self.folders {
         let walk = FolderWalker.walk(folder, lanes: lanes, stamps: stamps) { self.receive($0) }
         problems += walk.problems
+        skipped += walk.skipped
       }
       condition.lock()
       self.problems = problems.sorted()
+      // One folder may hold another: each path once.
+      var paths = Set<String>()
+      self.skipped = skipped.filter { paths.insert($0.path).inserted }
       finished = true
       consumer?.finish()
       condition.broadcast()
@@ -76,14 +83,14 @@ public final class ScanWalk: @unchecked Sendable {
     }
   }
 
-  /// Waits for the walk: every MP3 file found that was not streamed, sorted by path, and the
-  /// entries it could not read.
+  /// Waits for the walk: every audio file found that was not streamed, sorted by path, the
+  /// entries it could not read, and the audio names that are not readable files.
   func wait() -> FolderWalker.Result {
     condition.lock()
     defer { condition.unlock() }
     while !finished { condition.wait() }
     found.sort { FolderWalker.precedes($0.path, $1.path) }
-    return FolderWalker.Result(files: found, problems: problems)
+    return FolderWalker.Result(files: found, problems: problems, skipped: skipped)
   }
 
   /// Appends every file found so far to `readAhead`, and every later one as the walk finds

@@ -11,6 +11,8 @@ package struct FileTags: Sendable, Equatable {
   package var tooLargePicture: Int?
   /// The duration from the headers, in seconds.
   package var duration: Double?
+  /// A whole ID3v2 tag the file holds in a chunk of its own (WAV's `id3 `), up to 4 MiB.
+  package var id3v2Tag: [UInt8]?
 
   package init() {}
 
@@ -43,6 +45,7 @@ package struct FileTags: Sendable, Equatable {
   package static func == (lhs: FileTags, rhs: FileTags) -> Bool {
     lhs.fields.elementsEqual(rhs.fields) { $0 == $1 } && lhs.pictures == rhs.pictures
       && lhs.tooLargePicture == rhs.tooLargePicture && lhs.duration == rhs.duration
+      && lhs.id3v2Tag == rhs.id3v2Tag
   }
 
   // MARK: - Shared pieces
@@ -279,8 +282,9 @@ package struct OggTagFormat: TagFormat {
 
 // MARK: - WAV
 
-/// WAV's `LIST`/`INFO` chunk (`INAM`, `IART`, `IPRD`, `ICRD`, `ITRK`), and the duration from
-/// `fmt ` and `data`.
+/// WAV's `LIST`/`INFO` chunk (`INAM`, `IART`, `IPRD`, `ICRD`, `ITRK`), an `id3 ` chunk (a
+/// whole ID3v2 tag, as MP3 carries: its lyrics and cover are read here, its text by the
+/// scan's ID3 reader), and the duration from `fmt ` and `data`.
 package struct WAVTagFormat: TagFormat {
   package var name: String { "WAV" }
 
@@ -290,9 +294,25 @@ package struct WAVTagFormat: TagFormat {
       && head[8..<12].elementsEqual("WAVE".utf8)
   }
 
-  package func lyrics(in file: URL) throws -> EmbeddedLyrics { EmbeddedLyrics() }
+  package func lyrics(in file: URL) throws -> EmbeddedLyrics {
+    guard let tag = try Self.read(file).id3v2Tag else { return EmbeddedLyrics() }
+    let lyrics = ID3v2Lyrics(tag: tag)
+    return EmbeddedLyrics(
+      text: lyrics.text, synced: lyrics.synced.map { (ms: $0.ms, text: $0.text) })
+  }
 
-  package func frontCover(in file: URL, maxPictureBytes: Int) throws -> EmbeddedCover { .none }
+  package func frontCover(in file: URL, maxPictureBytes: Int) throws -> EmbeddedCover {
+    let handle = try FileHandle(forReadingFrom: file)
+    defer { try? handle.close() }
+    var tagOffset: UInt64?
+    Self.forEachChunk(handle) { id, offset, _ in
+      if Self.id3ChunkIDs.contains(id) { tagOffset = offset + 8 }
+      return tagOffset == nil
+    }
+    guard let tagOffset else { return .none }
+    return try ID3v2Pictures.frontCover(
+      in: file, tagOffset: tagOffset, maxPictureBytes: maxPictureBytes)
+  }
 
   /// INFO names for the fields the other formats call TITLE, ARTIST, ALBUM, DATE and
   /// TRACKNUMBER.
@@ -301,19 +321,20 @@ package struct WAVTagFormat: TagFormat {
     "IPRT": "TRACKNUMBER",
   ]
 
-  /// The tags of the WAV file at `url`.
+  /// The ids of a chunk holding an ID3v2 tag, as writers spell it.
+  static let id3ChunkIDs: Set<String> = ["id3 ", "ID3 "]
+
+  /// The most bytes of an `id3 ` chunk read (as for an MP3's tag: text comes first).
+  static let maxID3Bytes = 4 << 20
+
+  /// The tags of the WAV file at `url`: the INFO fields, the `id3 ` chunk's bytes
+  /// (``FileTags/id3v2Tag``) and the duration.
   package static func read(_ url: URL) throws -> FileTags {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
     var tags = FileTags()
-    var offset: UInt64 = 12
     var byteRate = 0
-    for _ in 0..<64 {
-      let chunk = bytes(handle, at: offset, count: 8)
-      guard chunk.count == 8 else { break }
-      let id = String(decoding: chunk[0..<4], as: UTF8.self)
-      let size =
-        UInt64(chunk[4]) | UInt64(chunk[5]) << 8 | UInt64(chunk[6]) << 16 | UInt64(chunk[7]) << 24
+    forEachChunk(handle) { id, offset, size in
       if id == "fmt " {
         let body = bytes(handle, at: offset + 8, count: 16)
         if body.count == 16 {
@@ -322,26 +343,50 @@ package struct WAVTagFormat: TagFormat {
       } else if id == "data", byteRate > 0, size != 0xFFFF_FFFF {
         tags.duration = Double(size) / Double(byteRate)
       } else if id == "LIST", size <= 1 << 20 {
-        let body = bytes(handle, at: offset + 8, count: Int(size))
-        if body.count >= 4, body[0..<4].elementsEqual("INFO".utf8) {
-          var index = 4
-          while index + 8 <= body.count {
-            let key = String(decoding: body[index..<index + 4], as: UTF8.self)
-            let length =
-              Int(body[index + 4]) | Int(body[index + 5]) << 8 | Int(body[index + 6]) << 16
-              | Int(body[index + 7]) << 24
-            let start = index + 8
-            guard length >= 0, start + length <= body.count else { break }
-            if let name = names[key] {
-              let text = body[start..<start + length].prefix { $0 != 0 }
-              tags.fields.append((name, String(decoding: text, as: UTF8.self)))
-            }
-            index = start + length + (length & 1)
-          }
-        }
+        tags.fields += infoFields(bytes(handle, at: offset + 8, count: Int(size)))
+      } else if id3ChunkIDs.contains(id), tags.id3v2Tag == nil {
+        tags.id3v2Tag = bytes(handle, at: offset + 8, count: Int(min(size, UInt64(maxID3Bytes))))
       }
-      offset += 8 + size + (size & 1)
+      return true
     }
     return tags
+  }
+
+  /// Calls `visit(id, offset, size)` for each of the first 64 chunks after the RIFF header,
+  /// until it returns `false`.
+  private static func forEachChunk(
+    _ handle: FileHandle, _ visit: (String, UInt64, UInt64) -> Bool
+  ) {
+    var offset: UInt64 = 12
+    for _ in 0..<64 {
+      let chunk = bytes(handle, at: offset, count: 8)
+      guard chunk.count == 8 else { return }
+      let id = String(decoding: chunk[0..<4], as: UTF8.self)
+      let size =
+        UInt64(chunk[4]) | UInt64(chunk[5]) << 8 | UInt64(chunk[6]) << 16 | UInt64(chunk[7]) << 24
+      guard visit(id, offset, size) else { return }
+      offset += 8 + size + (size & 1)
+    }
+  }
+
+  /// The fields of a `LIST` chunk's body when it is an `INFO` list, named as Vorbis names them.
+  private static func infoFields(_ body: [UInt8]) -> [(key: String, value: String)] {
+    guard body.count >= 4, body[0..<4].elementsEqual("INFO".utf8) else { return [] }
+    var fields: [(key: String, value: String)] = []
+    var index = 4
+    while index + 8 <= body.count {
+      let key = String(decoding: body[index..<index + 4], as: UTF8.self)
+      let length =
+        Int(body[index + 4]) | Int(body[index + 5]) << 8 | Int(body[index + 6]) << 16
+        | Int(body[index + 7]) << 24
+      let start = index + 8
+      guard length >= 0, start + length <= body.count else { break }
+      if let name = names[key] {
+        let text = body[start..<start + length].prefix { $0 != 0 }
+        fields.append((name, String(decoding: text, as: UTF8.self)))
+      }
+      index = start + length + (length & 1)
+    }
+    return fields
   }
 }

@@ -14,12 +14,16 @@ package enum ID3v2Pictures {
   /// MIME type, picture type, description).
   static let prefixBytes = 4096
 
-  /// The front cover of the file at `url`.
+  /// The front cover of the file at `url`, in the tag at its start or at `tagOffset` (a
+  /// WAV file's `id3 ` chunk).
   ///
   /// Throws when the file cannot be opened or read.
-  package static func frontCover(in url: URL, maxPictureBytes: Int) throws -> EmbeddedCover {
+  package static func frontCover(in url: URL, tagOffset: UInt64 = 0, maxPictureBytes: Int)
+    throws -> EmbeddedCover
+  {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
+    try handle.seek(toOffset: tagOffset)
     let header = [UInt8](try handle.read(upToCount: 10) ?? Data())
     guard let size = ID3v2Lyrics.bodySize(header: header), size > 0 else { return .none }
     let version = header[3]
@@ -41,7 +45,7 @@ package enum ID3v2Pictures {
     return try frontCover(
       version: version, flags: flags, bodyLength: size, maxPictureBytes: maxPictureBytes
     ) { offset, count in
-      try handle.seek(toOffset: UInt64(10 + offset))
+      try handle.seek(toOffset: tagOffset + UInt64(10 + offset))
       return [UInt8](try handle.read(upToCount: count) ?? Data())
     }
   }

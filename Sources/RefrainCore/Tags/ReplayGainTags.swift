@@ -2,7 +2,7 @@ import Foundation
 
 /// The ReplayGain values each tag format stores, read without decoding audio.
 extension TagFormat {
-  /// No ReplayGain tags: the formats that have none (WAV's `LIST/INFO`).
+  /// No ReplayGain tags: the formats that have none.
   package func replayGain(in file: URL) throws -> ReplayGain { ReplayGain() }
 }
 
@@ -26,6 +26,15 @@ extension MP4TagFormat {
     let reader = MP4BoxReader(try MP4FileSource(url: file))
     guard let tags = try? MP4Metadata.read(from: reader).tags else { return ReplayGain() }
     return ReplayGain(fields: tags.replayGainFields.map { (key: $0.key, value: $0.value) })
+  }
+}
+
+extension WAVTagFormat {
+  /// `TXXX` frames described `REPLAYGAIN_*` in the `id3 ` chunk (`LIST/INFO` has none).
+  package func replayGain(in file: URL) throws -> ReplayGain {
+    guard let tag = try Self.read(file).id3v2Tag else { return ReplayGain() }
+    return ReplayGain(
+      fields: ID3v2Lyrics(tag: tag).replayGainFields.map { (key: $0.key, value: $0.value) })
   }
 }
 
