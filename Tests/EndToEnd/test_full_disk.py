@@ -43,7 +43,7 @@ def tui_on_a_small_disk(refrain_bin, tmp_path):
 def fill(folder: Path) -> Path:
     """Writes a file until the disk is full; returns it."""
     filler = folder / "filler"
-    with open(filler, "wb") as out:
+    with open(filler, "wb", buffering=0) as out:
         try:
             while True:
                 out.write(b"\0" * 65536)
