@@ -34,7 +34,7 @@ struct CommentTagReader: TagReader {
       albumArtist: tags.first("ALBUMARTIST") ?? tags.first("ALBUM ARTIST"),
       album: tags.first("ALBUM"), trackNumber: tags.number("TRACKNUMBER"),
       year: tags.number("DATE") ?? tags.number("YEAR"), duration: tags.duration,
-      isrc: tags.first("ISRC"))
+      isrc: tags.first("ISRC"), discNumber: tags.number("DISCNUMBER"))
     guard let id3 = tags.id3v2Tag.flatMap({ LocalTrackInfo(id3v2Tag: $0) }) else {
       return comments
     }
@@ -42,6 +42,7 @@ struct CommentTagReader: TagReader {
       title: id3.title ?? comments.title, artist: id3.artist ?? comments.artist,
       albumArtist: id3.albumArtist ?? comments.albumArtist, album: id3.album ?? comments.album,
       trackNumber: id3.trackNumber ?? comments.trackNumber, year: id3.year ?? comments.year,
-      duration: comments.duration, isrc: id3.isrc ?? comments.isrc)
+      duration: comments.duration, isrc: id3.isrc ?? comments.isrc,
+      discNumber: id3.discNumber ?? comments.discNumber)
   }
 }

@@ -45,7 +45,8 @@ struct MP4TagReader: TagReader {
     var info = LocalTrackInfo(
       title: tags.title, artist: tags.artist, albumArtist: tags.albumArtist, album: tags.album,
       trackNumber: tags.trackNumber, year: tags.year,
-      duration: movie.duration(iTunSMPB: tags.iTunSMPB), isrc: tags.isrc)
+      duration: movie.duration(iTunSMPB: tags.iTunSMPB), isrc: tags.isrc,
+      discNumber: tags.discNumber)
     if exact {
       // Every file proved by its decoder: one that will not play is not indexed.
       do {

@@ -147,14 +147,15 @@ final class LibraryMigrationTests: XCTestCase {
       try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
       try store.setLyricOffset(-250, for: "demo:1")
     }
-    if level >= 9 {
+    if level >= 10 {
       // Today's index, as today's scanner writes it.
       try LocalLibraryScanner(store: store, tagReader: ID3TagReader())
         .importTracks([
           (path: "/music/love.mp3", info: LocalTrackInfo(title: "사랑해요", artist: "아이유"))
         ])
     } else if level >= 7 {
-      // The v7 index, as a v7 or v8 Refrain wrote it (external content, no ISRC column).
+      // The v7 index, as a v7, v8 or v9 Refrain wrote it (external content; v9's ISRC and
+      // v10's disc number left empty).
       try store.write { db in
         try db.execute(
           sql: """

@@ -304,3 +304,29 @@ final class LocalLibrarySearchTests: XCTestCase {
     XCTAssertEqual(albums.total, albums.items.count)
   }
 }
+
+/// An album of several discs plays disc by disc.
+final class LocalDiscOrderTests: XCTestCase {
+  func testAnAlbumOfTwoDiscsListsDiscOneThenDiscTwo() async throws {
+    let store = try LibraryTestSupport.makeStore(self)
+    let provider = LocalCatalogProvider(store: store)
+    func info(_ title: String, disc: Int?, track: Int) -> LocalTrackInfo {
+      LocalTrackInfo(
+        title: title, artist: "Harbor Lights", album: "Two Tides", trackNumber: track,
+        discNumber: disc)
+    }
+    try LocalLibraryScanner(store: store, tagReader: ID3TagReader()).importTracks([
+      (path: "/m/d2t1.flac", info: info("Second One", disc: 2, track: 1)),
+      (path: "/m/d1t2.flac", info: info("First Two", disc: 1, track: 2)),
+      (path: "/m/d2t2.flac", info: info("Second Two", disc: 2, track: 2)),
+      (path: "/m/d1t1.flac", info: info("First One", disc: nil, track: 1)),
+    ])
+    let album = try XCTUnwrap(
+      provider.searchNow("Two Tides", kind: .album, limit: 5).items.compactMap {
+        if case .album(let summary) = $0 { summary } else { nil }
+      }.first)
+    let detail = try await provider.album(id: album.id)
+    XCTAssertEqual(
+      detail.tracks.map(\.title), ["First One", "First Two", "Second One", "Second Two"])
+  }
+}

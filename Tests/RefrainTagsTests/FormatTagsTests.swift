@@ -22,7 +22,8 @@ final class FormatTagsTests: XCTestCase {
       "metaflac",
       [
         "--set-tag=TITLE=Night Ferry", "--set-tag=ARTIST=Harbor Lights", "--set-tag=ALBUM=Harbor",
-        "--set-tag=ALBUMARTIST=Various", "--set-tag=TRACKNUMBER=3/12", "--set-tag=DATE=2024-05-01",
+        "--set-tag=ALBUMARTIST=Various", "--set-tag=TRACKNUMBER=3/12", "--set-tag=DISCNUMBER=2/2",
+        "--set-tag=DATE=2024-05-01",
         "--set-tag=ISRC=GBAYE0601498", "--set-tag=LYRICS=[00:00.50]the ferry leaves",
         "--import-picture-from=3||front||\(path("cover.png"))", path("tagged.flac"),
       ])
@@ -57,6 +58,7 @@ final class FormatTagsTests: XCTestCase {
     XCTAssertEqual(info.album, "Harbor")
     XCTAssertEqual(info.albumArtist, "Various")
     XCTAssertEqual(info.trackNumber, 3)
+    XCTAssertEqual(info.discNumber, 2)
     XCTAssertEqual(info.year, 2024)
     XCTAssertEqual(info.isrc, "GBAYE0601498")
     XCTAssertEqual(try XCTUnwrap(info.duration), 2.0, accuracy: 0.01)

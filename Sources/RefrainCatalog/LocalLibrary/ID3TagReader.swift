@@ -77,7 +77,7 @@ public struct ID3TagReader: TagReader {
       title: v2?.title ?? v1?.title, artist: v2?.artist ?? v1?.artist,
       albumArtist: v2?.albumArtist, album: v2?.album ?? v1?.album,
       trackNumber: v2?.trackNumber ?? v1?.trackNumber, year: v2?.year ?? v1?.year,
-      duration: estimate.duration, isrc: v2?.isrc)
+      duration: estimate.duration, isrc: v2?.isrc, discNumber: v2?.discNumber)
     return (info, FileStamp(status))
   }
 
@@ -137,6 +137,6 @@ extension LocalTrackInfo {
     guard let tag = ID3v2Tag(bytes: bytes) else { return nil }
     self.init(
       title: tag.title, artist: tag.artist, albumArtist: tag.albumArtist, album: tag.album,
-      trackNumber: tag.trackNumber, year: tag.year, isrc: tag.isrc)
+      trackNumber: tag.trackNumber, year: tag.year, isrc: tag.isrc, discNumber: tag.discNumber)
   }
 }

@@ -11,6 +11,8 @@ struct ID3v2Tag: Equatable {
   var albumArtist: String?
   var album: String?
   var trackNumber: Int?
+  /// TPOS: the disc number (the part before a slash).
+  var discNumber: Int?
   var year: Int?
   var isrc: String?
 
@@ -72,7 +74,7 @@ struct ID3v2Tag: Equatable {
       apply(frame: id, text: Self.text(content))
     }
     if title == nil, artist == nil, album == nil, trackNumber == nil, year == nil,
-      albumArtist == nil, isrc == nil
+      albumArtist == nil, isrc == nil, discNumber == nil
     {
       return nil
     }
@@ -88,6 +90,7 @@ struct ID3v2Tag: Equatable {
     case "TALB", "TAL": album = album ?? text
     case "TSRC", "TRC": isrc = isrc ?? text
     case "TRCK", "TRK": trackNumber = trackNumber ?? Self.leadingNumber(text)
+    case "TPOS", "TPA": discNumber = discNumber ?? Self.leadingNumber(text)
     case "TYER", "TYE", "TDRC", "TDOR", "TORY":
       if year == nil, let number = Self.leadingNumber(String(text.prefix(4))), number > 0 {
         year = number

@@ -117,7 +117,8 @@ public struct LocalCatalogProvider: CatalogProvider {
         db,
         sql: """
           SELECT \(LocalLibraryRows.trackColumns) FROM local_tracks t WHERE t.album_id = ?
-          ORDER BY t.track_number IS NULL, t.track_number, t.title_key, t.path
+          ORDER BY coalesce(t.disc_number, 1), t.track_number IS NULL, t.track_number,
+            t.title_key, t.path
           """,
         arguments: [rowID]
       ).map(LocalLibraryRows.track)
@@ -145,7 +146,8 @@ public struct LocalCatalogProvider: CatalogProvider {
           SELECT \(LocalLibraryRows.trackColumns) FROM local_tracks t
           LEFT JOIN local_albums a ON a.id = t.album_id
           WHERE t.artist_id = ?
-          ORDER BY a.year IS NULL, a.year, a.title_key, t.track_number, t.title_key
+          ORDER BY a.year IS NULL, a.year, a.title_key, coalesce(t.disc_number, 1), t.track_number,
+            t.title_key
           LIMIT 200
           """,
         arguments: [rowID]

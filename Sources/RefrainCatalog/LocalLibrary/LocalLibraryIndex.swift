@@ -44,8 +44,8 @@ struct LocalLibraryIndex {
     // Most files in a scan are new: try the insert first, and update only on a clash.
     let insert = statements.insertTrack
     bindTrack(row, artistID: trackArtistID, albumID: albumID, now: now, to: insert)
-    insert.bind(19, now)
-    insert.bind(20, row.file.path)
+    insert.bind(20, now)
+    insert.bind(21, row.file.path)
     try insert.run()
     let isNew = statements.db.changesCount == 1
     var rowID = statements.db.lastInsertedRowID
@@ -59,7 +59,7 @@ struct LocalLibraryIndex {
       try statements.tracks.remove(rowID: rowID)
       let update = statements.updateTrack
       bindTrack(row, artistID: trackArtistID, albumID: albumID, now: now, to: update)
-      update.bind(19, rowID)
+      update.bind(20, rowID)
       try update.run()
     }
     try statements.tracks.write(
@@ -68,7 +68,7 @@ struct LocalLibraryIndex {
     return isNew
   }
 
-  /// Binds the 18 columns `insertTrack` and `updateTrack` share, in their order.
+  /// Binds the 19 columns `insertTrack` and `updateTrack` share, in their order.
   private func bindTrack(
     _ row: LocalTrackRow, artistID: Int64?, albumID: Int64?, now: Double,
     to statement: BoundStatement
@@ -91,6 +91,7 @@ struct LocalLibraryIndex {
     statement.bind(16, row.titleGrams)
     statement.bind(17, row.otherGrams)
     statement.bind(18, row.isrc)
+    statement.bind(19, row.discNumber)
   }
 
   /// Deletes the tracks at `paths` (and any failure notes for them).
@@ -256,8 +257,8 @@ struct LocalLibraryIndex {
         sql: """
           INSERT INTO local_tracks (size, mtime, title, title_key, artist, album, album_artist,
             artist_id, album_id, track_number, year, duration, has_lrc, lyrics_path,
-            updated_at, title_grams, other_grams, isrc, added_at, path)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            updated_at, title_grams, other_grams, isrc, disc_number, added_at, path)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (path) DO NOTHING
           """)
       findTrack = try BoundStatement(db, sql: "SELECT id FROM local_tracks WHERE path = ?")
@@ -267,7 +268,7 @@ struct LocalLibraryIndex {
           UPDATE local_tracks SET size = ?, mtime = ?, title = ?, title_key = ?, artist = ?,
             album = ?, album_artist = ?, artist_id = ?, album_id = ?, track_number = ?, year = ?,
             duration = ?, has_lrc = ?, lyrics_path = ?, updated_at = ?, title_grams = ?,
-            other_grams = ?, isrc = ?
+            other_grams = ?, isrc = ?, disc_number = ?
           WHERE id = ?
           """)
       findArtist = try BoundStatement(db, sql: "SELECT id FROM local_artists WHERE key = ?")

@@ -18,6 +18,8 @@ public struct LocalTrackInfo: Sendable, Hashable {
   public var album: String?
   /// The track number (the part before a slash).
   public var trackNumber: Int?
+  /// The disc number (the part before a slash), for albums of several discs.
+  public var discNumber: Int?
   /// The year.
   public var year: Int?
   /// The duration in seconds, exact or estimated.
@@ -31,8 +33,10 @@ public struct LocalTrackInfo: Sendable, Hashable {
   /// Creates a value.
   public init(
     title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil,
-    trackNumber: Int? = nil, year: Int? = nil, duration: Double? = nil, isrc: String? = nil
+    trackNumber: Int? = nil, year: Int? = nil, duration: Double? = nil, isrc: String? = nil,
+    discNumber: Int? = nil
   ) {
+    self.discNumber = discNumber
     self.title = title
     self.artist = artist
     self.albumArtist = albumArtist

@@ -22,6 +22,8 @@ struct LocalTrackRow: Sendable {
   var albumKey: String?
   var albumTitleKey: String?
   var trackNumber: Int?
+  /// Positive, or `nil`.
+  var discNumber: Int?
   var year: Int?
   /// Seconds; `nil` unless finite and positive.
   var duration: Double?
@@ -46,6 +48,7 @@ struct LocalTrackRow: Sendable {
     album = LocalText.clean(info.album)
     albumArtist = LocalText.clean(info.albumArtist)
     trackNumber = info.trackNumber
+    discNumber = info.discNumber.flatMap { (1...999).contains($0) ? $0 : nil }
     year = info.year
     duration = info.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     isrc = info.isrc.flatMap(ISRC.normalized)

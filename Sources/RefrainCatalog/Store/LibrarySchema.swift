@@ -57,10 +57,14 @@ enum LibrarySchema {
   }
 
   /// v10: ReplayGain measured by `refrain scan --replaygain`, per file, with the size and
-  /// modification time it was measured at (a changed file is measured again).
+  /// modification time it was measured at (a changed file is measured again); and each
+  /// local file's disc number (`local_tracks.disc_number`). Every file's stamp is cleared,
+  /// so the next scan reads each tag again and fills the disc in.
   private static func createReplayGain(_ db: Database) throws {
     try db.execute(
       sql: """
+        ALTER TABLE local_tracks ADD COLUMN disc_number INTEGER;
+        UPDATE local_tracks SET mtime = -1;
         CREATE TABLE replay_gain (
           path TEXT PRIMARY KEY NOT NULL,
           size INTEGER NOT NULL,
