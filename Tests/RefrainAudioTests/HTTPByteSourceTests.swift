@@ -115,6 +115,17 @@ final class HTTPByteSourceTests: RangeServerTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
   }
 
+  func testASourceLetGoIsFreedWithItsRequests() throws {
+    weak var released: HTTPByteSource?
+    func play() throws {
+      let source = HTTPByteSource(url: server.url("/slow/20000/data.bin"))
+      XCTAssertEqual(try read(source, at: 0, count: 100), expected(0, 100))
+      released = source
+    }
+    try play()
+    XCTAssertNil(released, "the session keeps the source (and its download) alive")
+  }
+
   func testMemoryStaysNearTheBudget() throws {
     let source = HTTPByteSource(
       url: server.url("/files/data.bin"), readAhead: 64 << 10, memoryBudget: 256 << 10)

@@ -39,6 +39,8 @@ final class HTTPDecodersTests: RangeServerTestCase {
     TestMedia.run(
       "ffmpeg", ["-v", "quiet", "-y", "-i", wav, "-c:a", "aac", "-b:a", "128k", out("steps.m4a")])
     TestMedia.run("lame", ["--quiet", "-b", "192", wav, out("steps.mp3")])
+    try? Data(Array("wvpk".utf8) + [UInt8](repeating: 0, count: 60)).write(
+      to: URL(fileURLWithPath: out("song.wv.mp3")))
     if FileManager.default.fileExists(atPath: out("steps.flac")) {
       try? FileManager.default.copyItem(atPath: out("steps.flac"), toPath: out("really-flac.mp3"))
     }
@@ -114,6 +116,18 @@ final class HTTPDecodersTests: RangeServerTestCase {
 
   func testTheBytesChooseTheDecoderNotTheName() throws {
     XCTAssertTrue(try open("/files/really-flac.mp3") is FLACDecoder)
+    let wavPack = server.url("/files/song.wv.mp3").absoluteString
+    XCTAssertThrowsError(try open("/files/song.wv.mp3")) { error in
+      XCTAssertEqual(error as? AudioError, .unsupportedCodec(name: wavPack, codec: "WavPack"))
+    }
+  }
+
+  func testAMissingURLIsItsHTTPStatusNamingTheURL() {
+    let url = server.url("/files/nothing.flac").absoluteString
+    XCTAssertThrowsError(try open("/files/nothing.flac")) { error in
+      XCTAssertEqual(error as? AudioError, .httpStatus(url: url, status: 404))
+      XCTAssertTrue("\(error)".contains(url), "\(error)")
+    }
   }
 
   // MARK: - Seeks

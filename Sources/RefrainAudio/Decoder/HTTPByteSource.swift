@@ -21,8 +21,9 @@ import Foundation
 /// Waiting reads check `shouldStop` every 20 ms, and give up with
 /// ``AudioError/timeout(url:seconds:)`` when nothing arrives for `timeout` seconds.
 /// Errors name the URL: ``AudioError/httpStatus(url:status:)`` for a refusal,
-/// ``AudioError/transport(url:detail:)`` for a failed or cut connection.
-public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// ``AudioError/transport(url:detail:)`` for a failed or cut connection. Its requests stop
+/// when it is released (with the decoder that reads it) or cancelled.
+public final class HTTPByteSource: @unchecked Sendable {
   /// What a read returns.
   public enum Chunk: Equatable {
     /// Bytes starting at the requested offset.
@@ -81,13 +82,13 @@ public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked 
     self.timeout = timeout
     self.readAhead = readAhead
     self.memoryBudget = memoryBudget
-    super.init()
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout
     configuration.httpAdditionalHeaders = ["User-Agent": "Refrain/0.1 (terminal music player)"]
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 1
-    session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    session = URLSession(
+      configuration: configuration, delegate: SessionDelegate(self), delegateQueue: queue)
     condition.lock()
     let first = Piece(start: 0)
     pieces.append(first)
@@ -220,6 +221,8 @@ public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked 
     return result
   }
 
+  deinit { session?.invalidateAndCancel() }
+
   /// Stops every request and releases the session; reads after it throw.
   public func cancel() {
     condition.lock()
@@ -285,10 +288,10 @@ public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked 
     return offset > piece.end ? offset - piece.end : 0
   }
 
-  // MARK: - URLSessionDataDelegate
+  // MARK: - What the session reports
 
-  public func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+  fileprivate func received(
+    _ response: URLResponse, for dataTask: URLSessionDataTask,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
     condition.lock()
@@ -343,8 +346,7 @@ public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked 
     }
   }
 
-  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
-  {
+  fileprivate func received(_ data: Data, for dataTask: URLSessionDataTask) {
     condition.lock()
     defer {
       condition.broadcast()
@@ -357,9 +359,7 @@ public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked 
     if ranged == true, piece.end > lastRead + readAhead { pause(piece) }
   }
 
-  public func urlSession(
-    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?
-  ) {
+  fileprivate func completed(_ task: URLSessionTask, error: Error?) {
     condition.lock()
     defer {
       condition.broadcast()
@@ -411,6 +411,30 @@ public final class HTTPByteSource: NSObject, URLSessionDataDelegate, @unchecked 
     default:
       return .transport(url: url.absoluteString, detail: nsError.localizedDescription)
     }
+  }
+}
+
+/// The session's delegate: it holds its source weakly, so that the session (which keeps its
+/// delegate) does not keep the source, and the source's deinit can stop the session.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  weak var source: HTTPByteSource?
+
+  init(_ source: HTTPByteSource) { self.source = source }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let source else { return completionHandler(.cancel) }
+    source.received(response, for: dataTask, completionHandler: completionHandler)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    source?.received(data, for: dataTask)
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    source?.completed(task, error: error)
   }
 }
 
