@@ -2,7 +2,7 @@
 
 - `refrain play URL` of a FLAC, an Opus and an M4A (its `moov` after the audio, as ffmpeg
   writes it) on a file server with byte ranges on 127.0.0.1: the tones of steps.mp3 are
-  heard from the start, and `seek 12.5` on `--events` stdin lands within 50 ms, as
+  heard from the start, and `seek 0:12.5` on `--events` stdin lands within 50 ms, as
   test_formats.py checks for local files. The server, sending at three times the track's
   bit rate, saw range requests past the head: the player jumped (to the M4A's `moov`, the
   Opus file's last page, the FLAC frame of 12.5 s) rather than waiting for the bytes in order.
@@ -52,7 +52,7 @@ def test_a_url_of_each_format_plays_and_a_seek_lands_where_asked(kind, served, r
     run = refrain.start(url, "--output", "pulse", "--events")
     start = run.wait_for(lambda e: e["event"] == "start", 15, "the start")
     time.sleep(1.0)
-    run.send("seek 12.5")
+    run.send("seek 0:12.5")
     time.sleep(2.5)
     run.send("quit")
     run.finish(20)
