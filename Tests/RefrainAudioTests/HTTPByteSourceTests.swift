@@ -21,6 +21,7 @@ final class HTTPByteSourceTests: RangeServerTestCase {
   private static let folder: URL = {
     let folder = TestMedia.folder("byte-source")
     try? Data(bytes).write(to: folder.appendingPathComponent("data.bin"))
+    try? Data().write(to: folder.appendingPathComponent("empty.bin"))
     return folder
   }()
 
@@ -95,6 +96,14 @@ final class HTTPByteSourceTests: RangeServerTestCase {
       }
       XCTAssertEqual(named, url.absoluteString)
     }
+  }
+
+  func testAnEmptyFileIsEmptyNotAnError() throws {
+    // `bytes=0-` of nothing is unsatisfiable (416): asked again without a range, it is 0 bytes.
+    let source = HTTPByteSource(url: server.url("/files/empty.bin"))
+    XCTAssertEqual(try read(source, at: 0, count: 10), [])
+    XCTAssertEqual(source.length, 0)
+    XCTAssertEqual(try server.log().map(\.status), [416, 200])
   }
 
   func testAMissingFileIsItsHTTPStatus() throws {

@@ -68,6 +68,9 @@ public final class HTTPByteSource: @unchecked Sendable {
   private var arrived = 0
   private var lastRead: UInt64 = 0
   private var requests = 0
+  /// Whether requests go without a Range header: after a 416 for `bytes=0-` (an empty
+  /// file, or a server that refuses ranges that way).
+  private var withoutRanges = false
 
   /// A read that lands within this many bytes past a piece still arriving waits for it
   /// rather than asking again: less than arrives in a moment on any link that plays music,
@@ -237,7 +240,7 @@ public final class HTTPByteSource: @unchecked Sendable {
   private func request(_ piece: Piece) {
     guard let session else { return }
     var request = URLRequest(url: url)
-    request.setValue("bytes=\(piece.end)-", forHTTPHeaderField: "Range")
+    if !withoutRanges { request.setValue("bytes=\(piece.end)-", forHTTPHeaderField: "Range") }
     let task = session.dataTask(with: request)
     piece.task = task
     piece.progressed = false
@@ -323,6 +326,11 @@ public final class HTTPByteSource: @unchecked Sendable {
       ranged = true
       if let size = range.total { total = size }
       completionHandler(.allow)
+    case 416 where ranged == nil && piece.end == 0 && !withoutRanges:
+      // Asked again without a range: the answer is the whole resource, or says why not.
+      withoutRanges = true
+      request(piece)
+      completionHandler(.cancel)
     case 416 where ranged == true || piece.end > 0:
       // Nothing past the end: the piece is whole.
       piece.task = nil
