@@ -154,9 +154,11 @@ let package = Package(
       name: "RefrainTestSupport", dependencies: ["RefrainCore"], path: "Tests/RefrainTestSupport"),
     .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
     .testTarget(
-      name: "RefrainAudioTests", dependencies: ["RefrainAudio", "RefrainCore", "RefrainTestSupport"]),
+      name: "RefrainAudioTests",
+      dependencies: ["RefrainAudio", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
-      name: "RefrainCatalogTests", dependencies: ["RefrainCatalog", "RefrainHTTP", "RefrainCore"]),
+      name: "RefrainCatalogTests",
+      dependencies: ["RefrainCatalog", "RefrainHTTP", "RefrainCore", "RefrainTestSupport"]),
     // RefrainCatalog: the tests that run on a real SQLite library file.
     .testTarget(
       name: "RefrainTUITests",

@@ -19,7 +19,7 @@ struct RefrainRoomTool: AsyncParsableCommand {
 /// `refrain-room serve` (what `refrain room serve` runs).
 struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Serve listening rooms and share the MP3s of the library folders.",
+    abstract: "Serve listening rooms and share the audio files of the library folders.",
     discussion: """
       Prints one JSON line when it listens: {"event":"listening","url":…,"token":…}. Every \
       connection needs the token (kept in $XDG_DATA_HOME/refrain/room-token, mode 0600).
@@ -28,7 +28,8 @@ struct Serve: AsyncParsableCommand {
   @Option(name: .long, help: "HOST:PORT to listen on (port 0: any free port).")
   var listen = "127.0.0.1:7700"
 
-  @Option(name: .long, help: "A folder of MP3s to share (repeatable).")
+  @Option(
+    name: .long, help: "A folder of music to share (repeatable): every format the scan indexes.")
   var library: [String] = []
 
   @Flag(name: .long, help: "Only the first member (the host) controls playback and the queue.")

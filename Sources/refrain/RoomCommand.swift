@@ -35,7 +35,7 @@ struct RoomCommand: ParsableCommand {
 struct RoomServeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
-    abstract: "Serve listening rooms and share the MP3s of library folders.",
+    abstract: "Serve listening rooms and share the music of library folders.",
     discussion: """
       Prints one JSON line when it listens: {"event":"listening","url":"ws://…","token":"…"}. \
       Members join ws://HOST:PORT/rooms/NAME with the token (docs/rooms.md).
@@ -44,7 +44,8 @@ struct RoomServeCommand: ParsableCommand {
   @Option(name: .long, help: "HOST:PORT to listen on.")
   var listen = "127.0.0.1:7700"
 
-  @Option(name: .long, help: "A folder of MP3s to share (repeatable).")
+  @Option(
+    name: .long, help: "A folder of music to share (repeatable): every format the scan indexes.")
   var library: [String] = []
 
   @Flag(name: .long, help: "Only the first member (the host) controls playback and the queue.")

@@ -7,16 +7,14 @@ moment in the recording can be compared directly.
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
-import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -367,167 +365,9 @@ def _read_stderr(run: Run) -> None:
 
 # ---------------------------------------------------------------- HTTP fixture server
 
-@dataclass
-class Transfer:
-    """One request the fixture server answered (or did not)."""
-
-    path: str
-    method: str
-    started: float
-    size: int = 0                # bytes the full answer would have
-    sent: int = 0                # bytes of body sent so far
-    finished: float | None = None   # all bytes sent
-    aborted: float | None = None    # the client went away first
-    range: str | None = None
-
-
-class FixtureServer:
-    """A threaded HTTP server on 127.0.0.1 (random port) serving one folder.
-
-    Paths:
-      /files/NAME             the file, with Content-Length (and byte ranges)
-      /slow/RATE/NAME         the same, sent at RATE bytes per second
-      /drop/NAME              announces the full length, sends half, then closes
-      /hang/NAME              reads the request and never answers
-      anything else           404
-    """
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.transfers: list[Transfer] = []
-        self._release = threading.Event()
-        server = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *a):  # keep pytest output clean
-                pass
-
-            def do_HEAD(self):
-                server._answer(self, head=True)
-
-            def do_GET(self):
-                server._answer(self, head=False)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-
-    # URLs
-    def url(self, name: str, rate: int | None = None) -> str:
-        if rate:
-            return f"http://127.0.0.1:{self.port}/slow/{rate}/{urllib.parse.quote(name)}"
-        return f"http://127.0.0.1:{self.port}/files/{urllib.parse.quote(name)}"
-
-    def drop_url(self, name: str) -> str:
-        return f"http://127.0.0.1:{self.port}/drop/{urllib.parse.quote(name)}"
-
-    def hang_url(self, name: str) -> str:
-        return f"http://127.0.0.1:{self.port}/hang/{urllib.parse.quote(name)}"
-
-    def missing_url(self, name: str = "no-such-song.mp3") -> str:
-        return f"http://127.0.0.1:{self.port}/files/{urllib.parse.quote(name)}"
-
-    def requests_for(self, name: str) -> list[Transfer]:
-        return [t for t in self.transfers if t.path.endswith("/" + name)]
-
-    def close(self) -> None:
-        self._release.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    # Serving
-    def _answer(self, h: http.server.BaseHTTPRequestHandler, head: bool) -> None:
-        path = urllib.parse.unquote(urllib.parse.urlsplit(h.path).path)
-        t = Transfer(path=path, method=h.command, started=time.monotonic(), range=h.headers.get("Range"))
-        self.transfers.append(t)
-        m = re.fullmatch(r"/(files|slow/(\d+)|drop|hang)/([^/]+)", path)
-        file = self.root / m.group(3) if m else None
-        if not m or not file.is_file():
-            body = b"not found\n"
-            h.send_response(404)
-            h.send_header("Content-Type", "text/plain")
-            h.send_header("Content-Length", str(len(body)))
-            h.send_header("Connection", "close")
-            h.end_headers()
-            if not head:
-                h.wfile.write(body)
-            t.finished = time.monotonic()
-            return
-        kind = m.group(1).split("/")[0]
-        if kind == "hang":
-            # Never answer; let go only when the server shuts down (or after 2 minutes).
-            self._release.wait(120)
-            h.close_connection = True
-            return
-        data = file.read_bytes()
-        status, start, end = 200, 0, len(data)
-        rng = h.headers.get("Range")
-        if rng and kind in ("files", "slow"):
-            rm = re.fullmatch(r"bytes=(\d*)-(\d*)", rng.strip())
-            if rm and (rm.group(1) or rm.group(2)):
-                if rm.group(1):
-                    start = int(rm.group(1))
-                    end = min(len(data), int(rm.group(2)) + 1) if rm.group(2) else len(data)
-                else:
-                    start = max(0, len(data) - int(rm.group(2)))
-                if start >= len(data) or start >= end:
-                    h.send_response(416)
-                    h.send_header("Content-Range", f"bytes */{len(data)}")
-                    h.send_header("Content-Length", "0")
-                    h.end_headers()
-                    t.finished = time.monotonic()
-                    return
-                status = 206
-        h.send_response(status)
-        h.send_header("Content-Type", "audio/mpeg")
-        h.send_header("Accept-Ranges", "bytes" if kind in ("files", "slow") else "none")
-        h.send_header("Content-Length", str(end - start))
-        if status == 206:
-            h.send_header("Content-Range", f"bytes {start}-{end - 1}/{len(data)}")
-        h.send_header("Connection", "close")
-        h.end_headers()
-        h.close_connection = True
-        t.size = end - start
-        if head:
-            t.finished = time.monotonic()
-            return
-        body = data[start:end]
-        limit = len(body) // 2 if kind == "drop" else len(body)
-        rate = int(m.group(2)) if kind == "slow" else None
-        chunk = max(512, rate // 20) if rate else 64 * 1024
-        t0 = time.monotonic()
-        try:
-            pos = 0
-            while pos < limit:
-                n = min(chunk, limit - pos)
-                h.wfile.write(body[pos:pos + n])
-                h.wfile.flush()
-                pos += n
-                t.sent = pos
-                if rate:
-                    # Keep to the rate on average: sleep until this much may have been sent.
-                    delay = t0 + pos / rate - time.monotonic()
-                    if delay > 0:
-                        time.sleep(delay)
-                if self._release.is_set():
-                    raise ConnectionAbortedError("server shutting down")
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
-            t.aborted = time.monotonic()
-            return
-        if kind == "drop":
-            # Cut the connection mid-body: the client was promised more.
-            try:
-                import socket
-                h.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            t.aborted = time.monotonic()
-            return
-        t.finished = time.monotonic()
+# The file server with byte ranges and failures, shared with the Swift unit tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Fixtures" / "ranges"))
+from range_server import FixtureServer, Transfer  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------- a busy machine

@@ -234,10 +234,10 @@ def upgrade_status(url: str, headers: dict | None = None) -> tuple[int, bytes]:
 
 
 class JoinedMember:
-    """`refrain room join URL --output null --events`, its events read by a thread."""
+    """`refrain room join URL --output OUTPUT --events` (null unless told), its events read by a thread."""
 
     def __init__(self, binary: Path, home: Path, url: str, token: str, name: str,
-                 extra_env: dict | None = None) -> None:
+                 extra_env: dict | None = None, output: str = "null") -> None:
         for sub in ("data", "config", "state", "cache"):
             (home / sub).mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, LANG="C.UTF-8", XDG_DATA_HOME=str(home / "data"),
@@ -245,7 +245,7 @@ class JoinedMember:
                    XDG_CACHE_HOME=str(home / "cache"), REFRAIN_LRCLIB_URL="http://127.0.0.1:9",
                    REFRAIN_ROOM_TOKEN=token, **(extra_env or {}))
         self.proc = subprocess.Popen(
-            [str(binary), "room", "join", url, "--name", name, "--output", "null", "--events"],
+            [str(binary), "room", "join", url, "--name", name, "--output", output, "--events"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         self.events: queue.Queue = queue.Queue()
         self.seen: list[dict] = []

@@ -45,6 +45,9 @@ import urllib.parse
 from pathlib import Path
 from typing import NamedTuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Fixtures" / "ranges"))
+from range_server import byte_range  # noqa: E402
+
 FIXTURES = Path(os.environ.get("REFRAIN_SHARED_FIXTURES", "/work/shared/fixtures"))
 SPOTIFY_API = "https://api.spotify.com/v1"
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -816,20 +819,13 @@ class SpotifyFake:
             return 404, {"Content-Type": "text/plain"}, b"not found\n"
         data = self._mp3
         headers = {"Content-Type": "audio/mpeg", "Accept-Ranges": "bytes"}
-        rng = h.headers.get("Range")
-        if rng:
-            rm = re.fullmatch(r"bytes=(\d*)-(\d*)", rng.strip())
-            if rm and (rm.group(1) or rm.group(2)):
-                if rm.group(1):
-                    start = int(rm.group(1))
-                    end = min(len(data), int(rm.group(2)) + 1) if rm.group(2) else len(data)
-                else:
-                    start, end = max(0, len(data) - int(rm.group(2))), len(data)
-                if start >= len(data) or start >= end:
-                    headers["Content-Range"] = f"bytes */{len(data)}"
-                    return 416, headers, b""
-                headers["Content-Range"] = f"bytes {start}-{end - 1}/{len(data)}"
-                return 206, headers, data[start:end]
+        status, start, end = byte_range(h.headers.get("Range"), len(data))
+        if status == 416:
+            headers["Content-Range"] = f"bytes */{len(data)}"
+            return 416, headers, b""
+        if status == 206:
+            headers["Content-Range"] = f"bytes {start}-{end - 1}/{len(data)}"
+            return 206, headers, data[start:end]
         return 200, headers, data
 
 

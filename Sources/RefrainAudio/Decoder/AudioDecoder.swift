@@ -40,6 +40,9 @@ public protocol AudioDecoderFormat {
   static func recognizes(_ head: [UInt8]) -> Bool
   /// Opens the local file at `path`.
   static func open(path: String) throws -> any AudioDecoder
+  /// Opens an HTTP(S) resource being read by `stream`, whose first bytes are `head`.
+  static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
+    -> any AudioDecoder
 }
 
 /// The decoders Refrain has, chosen for a file from its first bytes, never from its name.
@@ -83,9 +86,30 @@ public enum AudioDecoders {
     return try MP3Decoder.open(path: path)
   }
 
-  /// Opens an HTTP(S) stream; streams are MP3 (the catalogs' previews and libraries).
+  /// Opens an HTTP(S) resource with the decoder its first bytes call for, never its name.
+  ///
+  /// As ``open(path:)`` does for a file. It returns once the head has arrived (and, for a
+  /// format that needs them, the headers the decoder reads), reading the rest as it plays
+  /// through an ``HTTPByteSource``. `shouldStop` lets the wait for the head give up when a
+  /// command arrives.
   public static func open(url: URL, shouldStop: @escaping () -> Bool) throws -> any AudioDecoder {
-    try MP3Decoder(url: url, shouldStop: shouldStop)
+    try HTTPByteSource.loadNetwork(for: url)
+    let stream = HTTPByteSource(url: url)
+    do {
+      guard let head = try stream.read(at: 0, count: 64, shouldStop: shouldStop) else {
+        throw AudioError.transport(url: url.absoluteString, detail: "stopped while buffering")
+      }
+      if let format = formats.first(where: { $0.recognizes(head) }) {
+        return try format.open(stream: stream, head: head, shouldStop: shouldStop)
+      }
+      if let other = unsupportedFormat(head) {
+        throw AudioError.unsupportedCodec(name: url.absoluteString, codec: other)
+      }
+      return try MP3Decoder(stream: stream, shouldStop: shouldStop)
+    } catch {
+      stream.cancel()
+      throw error
+    }
   }
 
   /// Up to the first 64 bytes of the file; none when it cannot be read (the decoder then

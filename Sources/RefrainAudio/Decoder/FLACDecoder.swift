@@ -17,6 +17,8 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
   private var totalFrames: Int64 = 0
   /// Why the last write or decode failed, from libFLAC's error callback.
   private var streamError: String?
+  /// Where a stream is read, for libFLAC's stream callbacks; `nil` for a local file.
+  private let cursor: InputCursor?
 
   public static var formatName: String { "FLAC" }
 
@@ -26,18 +28,80 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
 
   public static func open(path: String) throws -> any AudioDecoder { try FLACDecoder(path: path) }
 
+  public static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
+    -> any AudioDecoder
+  {
+    try FLACDecoder(stream: stream)
+  }
+
   /// Opens a local FLAC file and reads its stream info.
-  public init(path: String) throws {
+  public convenience init(path: String) throws {
     try LocalAudioFile.check(path)
-    name = path
+    try self.init(name: path, cursor: nil) { decoder, write, metadata, error, client in
+      FLAC__stream_decoder_init_file(decoder, path, write, metadata, error, client)
+    }
+  }
+
+  /// Opens an HTTP(S) resource and reads its stream info; seeks read the frames they need
+  /// with range requests.
+  convenience init(stream: HTTPByteSource) throws {
+    try self.init(name: stream.url.absoluteString, cursor: InputCursor(stream)) {
+      decoder, write, metadata, error, client in
+      FLAC__stream_decoder_init_stream(
+        decoder,
+        { _, buffer, bytes, client in
+          guard let buffer, let bytes, let cursor = FLACDecoder.cursor(client) else {
+            return FLAC__STREAM_DECODER_READ_STATUS_ABORT
+          }
+          bytes.pointee = cursor.read(into: buffer, count: bytes.pointee)
+          if bytes.pointee > 0 { return FLAC__STREAM_DECODER_READ_STATUS_CONTINUE }
+          return cursor.failure == nil
+            ? FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM
+            : FLAC__STREAM_DECODER_READ_STATUS_ABORT
+        },
+        { _, offset, client in
+          guard let cursor = FLACDecoder.cursor(client),
+            cursor.seek(Int64(offset), whence: SEEK_SET)
+          else { return FLAC__STREAM_DECODER_SEEK_STATUS_ERROR }
+          return FLAC__STREAM_DECODER_SEEK_STATUS_OK
+        },
+        { _, offset, client in
+          guard let offset, let cursor = FLACDecoder.cursor(client) else {
+            return FLAC__STREAM_DECODER_TELL_STATUS_ERROR
+          }
+          offset.pointee = cursor.offset
+          return FLAC__STREAM_DECODER_TELL_STATUS_OK
+        },
+        { _, length, client in
+          guard let length, let size = FLACDecoder.cursor(client)?.input.size else {
+            return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED
+          }
+          length.pointee = size
+          return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
+        },
+        { _, client in FLACDecoder.cursor(client)?.isAtEnd ?? true ? 1 : 0 },
+        write, metadata, error, client)
+    }
+  }
+
+  /// The libFLAC callbacks every way of opening shares, handed to `initialize` with the
+  /// client pointer (this decoder).
+  private typealias Initialize = (
+    UnsafeMutablePointer<FLAC__StreamDecoder>, FLAC__StreamDecoderWriteCallback,
+    FLAC__StreamDecoderMetadataCallback, FLAC__StreamDecoderErrorCallback, UnsafeMutableRawPointer
+  ) -> FLAC__StreamDecoderInitStatus
+
+  private init(name: String, cursor: InputCursor?, initialize: Initialize) throws {
+    self.name = name
+    self.cursor = cursor
     format = AudioFormat(sampleRate: 44_100, channels: 2)
     guard let decoder = FLAC__stream_decoder_new() else {
-      throw AudioError.notPlayable(name: path, format: "FLAC", detail: "libFLAC could not start")
+      throw AudioError.notPlayable(name: name, format: "FLAC", detail: "libFLAC could not start")
     }
     self.decoder = decoder
     let client = Unmanaged.passUnretained(self).toOpaque()
-    let status = FLAC__stream_decoder_init_file(
-      decoder, path,
+    let status = initialize(
+      decoder,
       { _, frame, buffer, client in
         guard let frame, let buffer, let client else {
           return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT
@@ -60,15 +124,22 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
       }, client)
     guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
       throw AudioError.notPlayable(
-        name: path, format: "FLAC", detail: "libFLAC refused it (init status \(status.rawValue))")
+        name: name, format: "FLAC", detail: "libFLAC refused it (init status \(status.rawValue))")
     }
     guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, totalFrames >= 0,
       format.channels > 0
     else {
+      if let failure = cursor?.failure { throw failure }
       throw AudioError.notPlayable(
-        name: path, format: "FLAC", detail: streamError ?? "no stream info")
+        name: name, format: "FLAC", detail: streamError ?? "no stream info")
     }
     duration = totalFrames > 0 ? Double(totalFrames) / Double(format.sampleRate) : nil
+  }
+
+  /// The read position of the decoder behind a libFLAC client pointer, when it reads a
+  /// stream.
+  private static func cursor(_ client: UnsafeMutableRawPointer?) -> InputCursor? {
+    client.flatMap { Unmanaged<FLACDecoder>.fromOpaque($0).takeUnretainedValue().cursor }
   }
 
   deinit {
@@ -87,7 +158,11 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
         isAtEnd = true
         return 0
       }
+      if let cursor, try !cursor.ready(shouldStop: shouldStop) {
+        return 0
+      }
       guard FLAC__stream_decoder_process_single(decoder) != 0 else {
+        if let failure = cursor?.failure { throw failure }
         throw AudioError.decodeFailed(
           name: name, at: position, detail: streamError ?? "the FLAC stream is damaged")
       }
@@ -110,6 +185,7 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
     }
     guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
       _ = FLAC__stream_decoder_flush(decoder)
+      if let failure = cursor?.failure { throw failure }
       throw AudioError.decodeFailed(
         name: name, at: seconds, detail: "seek failed: \(streamError ?? "no seek point")")
     }

@@ -1,5 +1,4 @@
 import CAudioShims
-import CCurlLoader
 import CMPG123
 import Foundation
 
@@ -7,7 +6,7 @@ import Foundation
 ///
 /// The decoder owns its mpg123 handle and is used from one thread at a time (the player's).
 /// Local files are scanned on open, so the duration is exact even for VBR files without a
-/// Xing header. Streams are fed from a ``ProgressiveDownload`` as the bytes arrive.
+/// Xing header. Streams are fed from an ``HTTPByteSource`` as the bytes arrive.
 public final class MP3Decoder: AudioDecoder {
   /// The PCM format of the decoded audio.
   public private(set) var format: AudioFormat
@@ -19,8 +18,8 @@ public final class MP3Decoder: AudioDecoder {
   public let name: String
 
   private let handle: OpaquePointer
-  private let download: ProgressiveDownload?
-  private var feedOffset = 0
+  private let download: HTTPByteSource?
+  private var feedOffset: UInt64 = 0
   private var ended = false
   private var decodedSamples: Int64 = 0
   private var warnings = 0
@@ -40,18 +39,20 @@ public final class MP3Decoder: AudioDecoder {
   public convenience init(url: URL, timeout: TimeInterval = 10, shouldStop: @escaping () -> Bool)
     throws
   {
-    var reason = [CChar](repeating: 0, count: 512)
-    guard refrain_curl_load(&reason, UInt(reason.count)) != 0 else {
-      throw AudioError.transport(url: url.absoluteString, detail: String(cString: reason))
-    }
-    let download = ProgressiveDownload(url: url, timeout: timeout)
-    try self.init(name: url.absoluteString, download: download, shouldStop: shouldStop) { handle in
+    try HTTPByteSource.loadNetwork(for: url)
+    try self.init(stream: HTTPByteSource(url: url, timeout: timeout), shouldStop: shouldStop)
+  }
+
+  /// Decodes an HTTP(S) resource already being read, from its first byte.
+  convenience init(stream: HTTPByteSource, shouldStop: () -> Bool) throws {
+    try self.init(name: stream.url.absoluteString, download: stream, shouldStop: shouldStop) {
+      handle in
       mpg123_open_feed(handle)
     }
   }
 
   private init(
-    name: String, download: ProgressiveDownload?, shouldStop: () -> Bool = { false },
+    name: String, download: HTTPByteSource?, shouldStop: () -> Bool = { false },
     open: (OpaquePointer) -> Int32
   ) throws {
     self.name = name
@@ -74,8 +75,8 @@ public final class MP3Decoder: AudioDecoder {
         guard mpg123_scan(handle) == Int32(MPG123_OK.rawValue) else {
           throw AudioError.notMP3(name: name, detail: lastError)
         }
-      } else if let expected = download?.expectedLength {
-        _ = refrain_mpg123_set_filesize(handle, expected)
+      } else if let expected = download?.length {
+        _ = refrain_mpg123_set_filesize(handle, Int64(expected))
       }
       try readFormat(shouldStop: shouldStop)
       tags = ID3Tags(handle: handle)
@@ -119,7 +120,7 @@ public final class MP3Decoder: AudioDecoder {
         }
         switch try download.bytes(from: feedOffset, maxCount: 16_384, shouldStop: shouldStop) {
         case .data(let bytes):
-          feedOffset += bytes.count
+          feedOffset += UInt64(bytes.count)
           _ = bytes.withUnsafeBufferPointer { mpg123_feed(handle, $0.baseAddress, $0.count) }
         case .end:
           ended = true
@@ -161,7 +162,7 @@ public final class MP3Decoder: AudioDecoder {
     if download != nil {
       var inputOffset: Int64 = 0
       reached = refrain_mpg123_feedseek(handle, sample, &inputOffset)
-      if reached >= 0 { feedOffset = Int(inputOffset) }
+      if reached >= 0 { feedOffset = UInt64(max(0, inputOffset)) }
     } else {
       reached = refrain_mpg123_seek(handle, sample)
     }
@@ -205,7 +206,7 @@ public final class MP3Decoder: AudioDecoder {
       }
       switch try download.bytes(from: feedOffset, maxCount: 16_384, shouldStop: shouldStop) {
       case .data(let bytes):
-        feedOffset += bytes.count
+        feedOffset += UInt64(bytes.count)
         _ = bytes.withUnsafeBufferPointer { mpg123_feed(handle, $0.baseAddress, $0.count) }
       case .end:
         throw AudioError.notMP3(name: name, detail: "no audio frames found")
@@ -240,5 +241,11 @@ extension MP3Decoder: AudioDecoderFormat {
 
   public static func open(path: String) throws -> any AudioDecoder {
     try MP3Decoder(path: path)
+  }
+
+  public static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
+    -> any AudioDecoder
+  {
+    try MP3Decoder(stream: stream, shouldStop: shouldStop)
   }
 }

@@ -14,22 +14,57 @@ public final class VorbisDecoder: AudioDecoder {
   private let file: UnsafeMutablePointer<OggVorbis_File>
   private var open = true
   private var decodedFrames: Int64 = 0
+  /// Where a stream is read, for libvorbisfile's callbacks; `nil` for a local file.
+  private let cursor: InputCursor?
 
   /// Opens a local Ogg Vorbis file.
-  public init(path: String) throws {
+  public convenience init(path: String) throws {
     try LocalAudioFile.check(path)
-    name = path
+    try self.init(name: path, cursor: nil) { ov_fopen(path, $0) }
+  }
+
+  /// Opens an HTTP(S) resource; libvorbisfile reads its end for the duration, and seeks,
+  /// with range requests.
+  convenience init(stream: HTTPByteSource) throws {
+    let cursor = InputCursor(stream)
+    let callbacks = ov_callbacks(
+      read_func: { buffer, size, count, source in
+        guard let buffer, let source else { return 0 }
+        let cursor = Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue()
+        return cursor.read(into: buffer, count: size * count) / max(1, size)
+      },
+      seek_func: { source, offset, whence in
+        guard let source else { return -1 }
+        let cursor = Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue()
+        return cursor.seek(offset, whence: whence) ? 0 : -1
+      },
+      close_func: nil,
+      tell_func: { source in
+        guard let source else { return -1 }
+        return Int(Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue().offset)
+      })
+    try self.init(name: stream.url.absoluteString, cursor: cursor) { file in
+      ov_open_callbacks(Unmanaged.passUnretained(cursor).toOpaque(), file, nil, 0, callbacks)
+    }
+  }
+
+  private init(
+    name: String, cursor: InputCursor?, open: (UnsafeMutablePointer<OggVorbis_File>) -> Int32
+  ) throws {
+    self.name = name
+    self.cursor = cursor
     file = .allocate(capacity: 1)
-    let status = ov_fopen(path, file)
+    let status = open(file)
     guard status == 0 else {
       file.deallocate()
+      if let failure = cursor?.failure { throw failure }
       throw AudioError.notPlayable(
-        name: path, format: "Ogg Vorbis", detail: Self.describe(status))
+        name: name, format: "Ogg Vorbis", detail: Self.describe(status))
     }
     guard let info = ov_info(file, -1) else {
       ov_clear(file)
       file.deallocate()
-      throw AudioError.notPlayable(name: path, format: "Ogg Vorbis", detail: "no stream info")
+      throw AudioError.notPlayable(name: name, format: "Ogg Vorbis", detail: "no stream info")
     }
     format = AudioFormat(sampleRate: Int(info.pointee.rate), channels: Int(info.pointee.channels))
     let total = ov_pcm_total(file, -1)
@@ -50,8 +85,12 @@ public final class VorbisDecoder: AudioDecoder {
     let frameBytes = format.bytesPerFrame
     let wanted = Int32(min(buffer.count / frameBytes * frameBytes, 65536))
     var section: Int32 = 0
+    if let cursor, try !cursor.ready(shouldStop: shouldStop) {
+      return 0
+    }
     while true {
       let got = ov_read(file, base.assumingMemoryBound(to: CChar.self), wanted, 0, 2, 1, &section)
+      if let failure = cursor?.failure { throw failure }
       if got == OV_HOLE { continue }  // a gap in the data: libvorbisfile resyncs
       if got < 0 {
         throw AudioError.decodeFailed(name: name, at: position, detail: Self.describe(Int32(got)))
@@ -70,6 +109,7 @@ public final class VorbisDecoder: AudioDecoder {
     guard open else { return position }
     let frame = Int64((max(0, seconds) * Double(format.sampleRate)).rounded())
     let status = ov_pcm_seek(file, ogg_int64_t(frame))
+    if let failure = cursor?.failure { throw failure }
     guard status == 0 else {
       throw AudioError.decodeFailed(
         name: name, at: seconds, detail: "seek failed: \(Self.describe(status))")
@@ -110,14 +150,50 @@ public final class OpusDecoder: AudioDecoder {
 
   private var file: OpaquePointer?
   private var decodedFrames: Int64 = 0
+  /// Where a stream is read, for libopusfile's callbacks; `nil` for a local file.
+  private let cursor: InputCursor?
 
   /// Opens a local Ogg Opus file.
-  public init(path: String) throws {
+  public convenience init(path: String) throws {
     try LocalAudioFile.check(path)
-    name = path
+    try self.init(name: path, cursor: nil) { op_open_file(path, $0) }
+  }
+
+  /// Opens an HTTP(S) resource; libopusfile reads its end for the duration, and seeks, with
+  /// range requests.
+  convenience init(stream: HTTPByteSource) throws {
+    let cursor = InputCursor(stream)
+    var callbacks = OpusFileCallbacks(
+      read: { source, buffer, count in
+        guard let source, let buffer else { return -1 }
+        let cursor = Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue()
+        let got = cursor.read(into: buffer, count: Int(count))
+        return cursor.failure == nil ? Int32(got) : -1
+      },
+      seek: { source, offset, whence in
+        guard let source else { return -1 }
+        let cursor = Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue()
+        return cursor.seek(offset, whence: whence) ? 0 : -1
+      },
+      tell: { source in
+        guard let source else { return -1 }
+        return Int64(Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue().offset)
+      },
+      close: nil)
+    try self.init(name: stream.url.absoluteString, cursor: cursor) { status in
+      op_open_callbacks(Unmanaged.passUnretained(cursor).toOpaque(), &callbacks, nil, 0, status)
+    }
+  }
+
+  private init(
+    name: String, cursor: InputCursor?, open: (UnsafeMutablePointer<Int32>) -> OpaquePointer?
+  ) throws {
+    self.name = name
+    self.cursor = cursor
     var status: Int32 = 0
-    guard let file = op_open_file(path, &status) else {
-      throw AudioError.notPlayable(name: path, format: "Opus", detail: Self.describe(status))
+    guard let file = open(&status) else {
+      if let failure = cursor?.failure { throw failure }
+      throw AudioError.notPlayable(name: name, format: "Opus", detail: Self.describe(status))
     }
     self.file = file
     let total = op_pcm_total(file, -1)
@@ -135,8 +211,12 @@ public final class OpusDecoder: AudioDecoder {
   {
     guard let file, !isAtEnd, let base = buffer.baseAddress else { return 0 }
     let samples = Int32(min(buffer.count / 2, 11_520))  // 120 ms of stereo at most
+    if let cursor, try !cursor.ready(shouldStop: shouldStop) {
+      return 0
+    }
     while true {
       let frames = op_read_stereo(file, base.assumingMemoryBound(to: opus_int16.self), samples)
+      if let failure = cursor?.failure { throw failure }
       if frames == OP_HOLE { continue }
       if frames < 0 {
         throw AudioError.decodeFailed(name: name, at: position, detail: Self.describe(frames))
@@ -154,6 +234,7 @@ public final class OpusDecoder: AudioDecoder {
   public func seek(to seconds: Double) throws -> Double {
     guard let file else { return position }
     let status = op_pcm_seek(file, ogg_int64_t((max(0, seconds) * 48_000).rounded()))
+    if let failure = cursor?.failure { throw failure }
     guard status == 0 else {
       throw AudioError.decodeFailed(
         name: name, at: seconds, detail: "seek failed: \(Self.describe(status))")
@@ -191,19 +272,43 @@ public enum OggFormat: AudioDecoderFormat {
   }
 
   public static func open(path: String) throws -> any AudioDecoder {
-    let head = AudioDecoders.firstBytes(of: path)
-    // The first page's packet starts after the 27-byte header and its segment table.
-    if head.count > 27 {
-      let start = 27 + Int(head[26])
-      if head.count >= start + 8, Array(head[start..<start + 8]) == Array("OpusHead".utf8) {
-        return try OpusDecoder(path: path)
-      }
-      if head.count >= start + 7, Array(head[start + 1..<start + 7]) == Array("vorbis".utf8) {
-        return try VorbisDecoder(path: path)
-      }
+    switch codec(AudioDecoders.firstBytes(of: path)) {
+    case .opus: return try OpusDecoder(path: path)
+    case .vorbis: return try VorbisDecoder(path: path)
+    case nil: throw neither(path)
     }
-    throw AudioError.notPlayable(
-      name: path, format: "Ogg",
+  }
+
+  public static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
+    -> any AudioDecoder
+  {
+    switch codec(head) {
+    case .opus: return try OpusDecoder(stream: stream)
+    case .vorbis: return try VorbisDecoder(stream: stream)
+    case nil: throw neither(stream.url.absoluteString)
+    }
+  }
+
+  /// The codecs an Ogg file here may hold.
+  enum Codec { case vorbis, opus }
+
+  /// The codec of the first page's packet, which starts after the 27-byte header and its
+  /// segment table.
+  static func codec(_ head: [UInt8]) -> Codec? {
+    guard head.count > 27 else { return nil }
+    let start = 27 + Int(head[26])
+    if head.count >= start + 8, Array(head[start..<start + 8]) == Array("OpusHead".utf8) {
+      return .opus
+    }
+    if head.count >= start + 7, Array(head[start + 1..<start + 7]) == Array("vorbis".utf8) {
+      return .vorbis
+    }
+    return nil
+  }
+
+  private static func neither(_ name: String) -> AudioError {
+    .notPlayable(
+      name: name, format: "Ogg",
       detail: "neither Vorbis nor Opus inside (FLAC in Ogg and Speex are not decoded)")
   }
 }

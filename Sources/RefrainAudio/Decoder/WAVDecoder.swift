@@ -23,7 +23,7 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
   }
 
   private let layout: Layout
-  private var handle: FileHandle?
+  private var input: (any DecoderInput)?
   private var frame: UInt64 = 0
 
   public static var formatName: String { "WAV" }
@@ -37,40 +37,48 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
 
   public static func open(path: String) throws -> any AudioDecoder { try WAVDecoder(path: path) }
 
-  /// Opens a local WAV file and finds its `fmt ` and `data` chunks.
-  public init(path: String) throws {
-    try LocalAudioFile.check(path)
-    name = path
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw AudioError.fileNotReadable(path: path, reason: "cannot open it")
-    }
-    do {
-      layout = try Self.layout(of: handle)
-    } catch let detail as WAVProblem {
-      try? handle.close()
-      throw AudioError.notPlayable(name: path, format: "WAV", detail: detail.reason)
-    }
-    self.handle = handle
-    format = AudioFormat(sampleRate: layout.sampleRate, channels: layout.channels)
-    duration = Double(layout.frames) / Double(layout.sampleRate)
-    try handle.seek(toOffset: layout.dataOffset)
+  public static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
+    -> any AudioDecoder
+  {
+    try WAVDecoder(name: stream.url.absoluteString, input: stream)
   }
 
-  deinit { try? handle?.close() }
+  /// Opens a local WAV file and finds its `fmt ` and `data` chunks.
+  public convenience init(path: String) throws {
+    try LocalAudioFile.check(path)
+    try self.init(name: path, input: try FileInput(path: path))
+  }
+
+  /// Reads the WAV file `input` holds (a local file, or an HTTP(S) resource read with range
+  /// requests): its `fmt ` and `data` chunks.
+  init(name: String, input: any DecoderInput) throws {
+    self.name = name
+    do {
+      layout = try Self.layout(of: input)
+    } catch let detail as WAVProblem {
+      throw AudioError.notPlayable(name: name, format: "WAV", detail: detail.reason)
+    }
+    self.input = input
+    format = AudioFormat(sampleRate: layout.sampleRate, channels: layout.channels)
+    duration = Double(layout.frames) / Double(layout.sampleRate)
+  }
 
   public var position: Double { Double(frame) / Double(layout.sampleRate) }
 
   public func read(into buffer: UnsafeMutableRawBufferPointer, shouldStop: () -> Bool) throws
     -> Int
   {
-    guard let handle, !isAtEnd, let base = buffer.baseAddress else { return 0 }
+    guard let input, !isAtEnd, let base = buffer.baseAddress else { return 0 }
     let outFrameBytes = format.bytesPerFrame
     let frames = min(UInt64(buffer.count / outFrameBytes), layout.frames - frame, 8192)
     guard frames > 0 else {
       isAtEnd = true
       return 0
     }
-    let raw = try handle.read(upToCount: Int(frames) * layout.frameBytes) ?? Data()
+    let at = layout.dataOffset + frame * UInt64(layout.frameBytes)
+    let count = Int(frames) * layout.frameBytes
+    guard try input.prepare(at: at, count: count, shouldStop: shouldStop) else { return 0 }
+    let raw = try input.read(at: at, count: count)
     let whole = raw.count / layout.frameBytes
     guard whole > 0 else {
       isAtEnd = true  // the file is shorter than its header says
@@ -89,16 +97,14 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
 
   @discardableResult
   public func seek(to seconds: Double) throws -> Double {
-    guard let handle else { return position }
+    guard input != nil else { return position }
     frame = min(layout.frames, UInt64(max(0, (seconds * Double(layout.sampleRate)).rounded())))
-    try handle.seek(toOffset: layout.dataOffset + frame * UInt64(layout.frameBytes))
     isAtEnd = frame >= layout.frames
     return position
   }
 
   public func close() {
-    try? handle?.close()
-    handle = nil
+    input = nil
     isAtEnd = true
   }
 
@@ -133,10 +139,12 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
   }
 
   /// Walks the RIFF chunks for `fmt ` (and RF64's `ds64`) up to `data`.
-  static func layout(of handle: FileHandle) throws -> Layout {
+  static func layout(of input: any DecoderInput) throws -> Layout {
+    var at: UInt64 = 0
     func read(_ count: Int) throws -> [UInt8] {
-      let bytes = [UInt8]((try? handle.read(upToCount: count)) ?? Data())
+      let bytes = try input.read(at: at, count: count)
       guard bytes.count == count else { throw WAVProblem(reason: "the file ends inside a header") }
+      at += UInt64(count)
       return bytes
     }
     func le(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
@@ -157,7 +165,7 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
         let body = try read(Int(min(size, 64)))
         guard body.count >= 16 else { throw WAVProblem(reason: "a short ds64 chunk") }
         ds64Data = le(body, 8, 8)
-        if size > 64 { try handle.seek(toOffset: offset + size) }
+        if size > 64 { at = offset + size }
       case "fmt ":
         guard size >= 16, size <= 1024 else { throw WAVProblem(reason: "a bad fmt chunk") }
         let body = try read(Int(size))
@@ -180,7 +188,7 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
       case "data":
         guard let fmt else { throw WAVProblem(reason: "no fmt chunk before the data") }
         if isRF64, size == 0xFFFF_FFFF, let ds64Data { size = ds64Data }
-        let fileSize = (try? handle.seekToEnd()) ?? 0
+        let fileSize = input.size ?? offset + size
         let available = fileSize > offset ? fileSize - offset : 0
         return Layout(
           sampleRate: fmt.rate, channels: fmt.channels, bits: fmt.bits, isFloat: fmt.float,
@@ -190,11 +198,10 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
       }
       if id != "ds64", id != "fmt " {
         offset += size + (size & 1)
-        try handle.seek(toOffset: offset)
       } else {
         offset += size + (id == "fmt " ? (size & 1) : 0)
-        try handle.seek(toOffset: offset)
       }
+      at = offset
     }
     throw WAVProblem(reason: "no data chunk")
   }

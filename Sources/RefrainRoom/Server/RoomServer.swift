@@ -131,7 +131,7 @@ public struct RoomServer: Sendable {
     guard let size = (attributes?[.size] as? NSNumber)?.intValue else {
       throw HTTPError(.notFound, message: "the track is gone from the library")
     }
-    var headers: HTTPFields = [.contentType: "audio/mpeg", .acceptRanges: "bytes"]
+    var headers: HTTPFields = [.contentType: item.mediaType, .acceptRanges: "bytes"]
     let io = FileIO()
     switch ByteRange.parse(request.headers[.range], size: size) {
     case .whole:

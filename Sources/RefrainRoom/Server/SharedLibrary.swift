@@ -1,15 +1,25 @@
 import Foundation
 import RefrainCore
 
-/// The MP3s a room server shares: every `.mp3` under each library folder, named by its path
-/// relative to that folder (the first folder that holds a path wins).
+/// The audio files a room server shares: every file under each library folder with an
+/// extension the local scanner indexes (``audioExtensions``), named by its path relative to
+/// that folder (the first folder that holds a path wins), each with the media type its first
+/// bytes show.
 public struct SharedLibrary: Sendable {
   /// One shared file.
   public struct Item: Sendable, Equatable {
     public var track: RoomLibraryTrack
     /// The file's absolute path.
     public var file: String
+    /// Its `Content-Type`, from its first bytes (``mediaType(head:name:)``).
+    public var mediaType: String
   }
+
+  /// The extensions shared, in any case: those the local library's scan indexes (MP3, FLAC,
+  /// Ogg Vorbis, Opus, WAV, M4A/MP4 and ADTS AAC).
+  public static let audioExtensions: Set<String> = [
+    "mp3", "flac", "ogg", "oga", "opus", "wav", "m4a", "mp4", "aac",
+  ]
 
   /// What the server knows of a file's tags.
   public typealias TagLookup =
@@ -26,7 +36,7 @@ public struct SharedLibrary: Sendable {
     var items: [String: Item] = [:]
     for folder in folders {
       let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
-      for relative in Self.mp3s(under: root) where items[relative] == nil {
+      for relative in Self.audioFiles(under: root) where items[relative] == nil {
         let file = root + "/" + relative
         let found = tags(file)
         let title =
@@ -41,7 +51,9 @@ public struct SharedLibrary: Sendable {
           replayGain: (try? TagFormats.replayGain(of: URL(fileURLWithPath: file))).flatMap {
             $0.isEmpty ? nil : $0
           })
-        items[relative] = Item(track: track, file: file)
+        items[relative] = Item(
+          track: track, file: file, mediaType: Self.mediaType(head: Self.head(of: file), name: file)
+        )
       }
     }
     self.items = items
@@ -52,8 +64,38 @@ public struct SharedLibrary: Sendable {
   /// its folder names nothing).
   public func item(_ path: String) -> Item? { items[path] }
 
-  /// The `.mp3` files under `root`, as paths relative to it.
-  private static func mp3s(under root: String) -> [String] {
+  /// The media type of a file that starts with `head`: told by its bytes as the player tells
+  /// its decoder, so a FLAC named `.mp3` is served as FLAC; by the extension of `name` when
+  /// the bytes say nothing (`audio/mpeg` when that says nothing either).
+  public static func mediaType(head: [UInt8], name: String) -> String {
+    func at(_ offset: Int, _ text: String) -> Bool {
+      head.count >= offset + text.utf8.count
+        && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
+    }
+    if at(0, "fLaC") { return "audio/flac" }
+    if at(0, "OggS") { return "audio/ogg" }
+    if (at(0, "RIFF") || at(0, "RF64")) && at(8, "WAVE") { return "audio/wav" }
+    if at(4, "ftyp") { return "audio/mp4" }
+    if at(0, "ID3") { return "audio/mpeg" }
+    switch (name as NSString).pathExtension.lowercased() {
+    case "flac": return "audio/flac"
+    case "ogg", "oga", "opus": return "audio/ogg"
+    case "wav": return "audio/wav"
+    case "m4a", "mp4": return "audio/mp4"
+    case "aac": return "audio/aac"
+    default: return "audio/mpeg"
+    }
+  }
+
+  /// Up to the first 12 bytes of `file`; none when it cannot be read.
+  private static func head(of file: String) -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: file) else { return [] }
+    defer { try? handle.close() }
+    return [UInt8]((try? handle.read(upToCount: 12)) ?? Data())
+  }
+
+  /// The audio files under `root` (by ``audioExtensions``), as paths relative to it.
+  private static func audioFiles(under root: String) -> [String] {
     guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
     var found: [String] = []
     while let relative = walker.nextObject() as? String {
@@ -62,7 +104,10 @@ public struct SharedLibrary: Sendable {
         walker.skipDescendants()
         continue
       }
-      guard name.lowercased().hasSuffix(".mp3") else { continue }
+      let dot = name.lastIndex(of: ".")
+      guard let dot, dot > name.startIndex,
+        audioExtensions.contains(name[name.index(after: dot)...].lowercased())
+      else { continue }
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder),
         !isFolder.boolValue

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -13,40 +14,15 @@ import XCTest
 final class HTTPFixtureServer: @unchecked Sendable {
   /// `http://127.0.0.1:PORT`.
   let baseURL: URL
-  private let process: Process
-  private let stdin: Pipe
-  private let lock = NSLock()
-  private var stopped = false
+  private let process: FixtureServerProcess
 
   /// The repository's `Tests/Fixtures` directory.
-  static let fixturesDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // Support
-    .deletingLastPathComponent()  // RefrainCatalogTests
-    .deletingLastPathComponent()  // Tests
-    .appendingPathComponent("Fixtures")
+  static let fixturesDirectory = FixtureServerProcess.fixtures
 
   /// Launches `python3 script arguments…` and waits for its port.
   init(script: URL, arguments: [String] = []) throws {
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path] + arguments
-    stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = stdout.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
-    }
-    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard let port = Int(text), let url = URL(string: "http://127.0.0.1:\(port)") else {
-      process.terminate()
-      throw ServerError.noPort(script.lastPathComponent, text)
-    }
-    baseURL = url
+    process = try FixtureServerProcess(scriptURL: script, arguments: arguments)
+    baseURL = process.url("")
   }
 
   /// A new catalog stand-in from `Tests/Fixtures/deezer/server.py`, for tests that stop it
@@ -76,18 +52,8 @@ final class HTTPFixtureServer: @unchecked Sendable {
     }
   }
 
-  deinit { stop() }
-
   /// Stops the server (idempotent).
-  func stop() {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !stopped else { return }
-    stopped = true
-    try? stdin.fileHandleForWriting.close()
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-  }
+  func stop() { process.stop() }
 
   /// A URL on the server; `path` may carry a query.
   func url(_ path: String) -> URL {
@@ -134,17 +100,6 @@ final class HTTPFixtureServer: @unchecked Sendable {
   func status(of url: URL) async throws -> Int {
     let (_, response) = try await URLSession.shared.data(from: url)
     return (response as? HTTPURLResponse)?.statusCode ?? -1
-  }
-
-  enum ServerError: Error, CustomStringConvertible {
-    case noPort(String, String)
-
-    var description: String {
-      switch self {
-      case .noPort(let script, let output):
-        return "\(script) did not print a port (got \"\(output)\"); is python3 installed?"
-      }
-    }
   }
 }
 

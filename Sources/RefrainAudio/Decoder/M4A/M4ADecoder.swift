@@ -14,8 +14,10 @@ import RefrainCore
 /// perceptual noise substitution, which faad2 draws afresh. A frame that does not decode
 /// plays as silence of its length; more than 64 of them in a row, or a file cut short
 /// inside its audio, stop decoding with an error once the audio before the damage has been
-/// read. ALAC and other codecs are refused with an error that names them. Local files
-/// only: an M4A stream is not read.
+/// read. ALAC and other codecs are refused with an error that names them. Over HTTP(S) the
+/// boxes and frames are read with range requests (``HTTPByteSource``), so a `moov` at the
+/// end costs one request there, and a read waits for its frame's bytes only while
+/// `shouldStop` allows.
 public final class M4ADecoder: AudioDecoder {
   /// A short name for messages: the path.
   public let name: String
@@ -32,7 +34,9 @@ public final class M4ADecoder: AudioDecoder {
   /// How many frames in a row did not decode, up to the last one read.
   private var badFramesInARow = 0
 
-  private let source: MP4FileSource
+  private let source: any MP4ByteSource
+  /// The HTTP(S) resource read, for reads that wait; `nil` for a local file.
+  private let stream: HTTPByteSource?
   private let table: MP4SampleTable
   private let config: [UInt8]
   /// Samples (per channel) each AAC frame decodes to: 1024, or 2048 with SBR.
@@ -64,12 +68,39 @@ public final class M4ADecoder: AudioDecoder {
 
   /// Opens the M4A file at `path`: reads its boxes and sample tables and decodes its first
   /// frame to learn the output format.
-  public init(path: String) throws {
+  public convenience init(path: String) throws {
     try LocalAudioFile.check(path)
-    name = path
-    var objectType = 0
+    let source: MP4FileSource
     do {
       source = try MP4FileSource(url: URL(fileURLWithPath: path))
+    } catch {
+      if case .unreadable(let reason) = error {
+        throw AudioError.fileNotReadable(path: path, reason: reason)
+      }
+      throw AudioError.notPlayable(name: path, format: Self.formatName, detail: "\(error)")
+    }
+    try self.init(name: path, source: source, stream: nil)
+  }
+
+  /// Opens an HTTP(S) resource as ``init(path:)`` opens a file, reading with range requests.
+  convenience init(stream: HTTPByteSource) throws {
+    guard let length = stream.length else {
+      throw AudioError.notPlayable(
+        name: stream.url.absoluteString, format: Self.formatName,
+        detail: "the server does not say how long it is, which an M4A needs")
+    }
+    try self.init(
+      name: stream.url.absoluteString, source: StreamMP4Source(stream, length: length),
+      stream: stream)
+  }
+
+  private init(name: String, source: any MP4ByteSource, stream: HTTPByteSource?) throws {
+    self.name = name
+    self.source = source
+    self.stream = stream
+    let path = name
+    var objectType = 0
+    do {
       let reader = MP4BoxReader(source)
       let movie = try MP4Movie.read(from: reader)
       guard var track = movie.audio else {
@@ -118,6 +149,7 @@ public final class M4ADecoder: AudioDecoder {
     } catch let error as AudioError {
       throw error
     } catch let error as MP4Error {
+      if let failure = (source as? StreamMP4Source)?.failure { throw failure }
       if case .unreadable(let reason) = error {
         throw AudioError.fileNotReadable(path: path, reason: reason)
       }
@@ -146,7 +178,7 @@ public final class M4ADecoder: AudioDecoder {
   /// Decodes the file's first frames until one gives sound, to learn how long a decoded
   /// frame is; `nil`, with the reason, when none of the first eight decodes.
   private static func probe(
-    table: MP4SampleTable, available: Int, source: MP4FileSource, aac: AACFrameDecoder
+    table: MP4SampleTable, available: Int, source: any MP4ByteSource, aac: AACFrameDecoder
   ) throws -> (frameLength: Int?, reason: String) {
     var position = table.position(of: 0)
     var reason = "the file ends before its first frame"
@@ -189,6 +221,12 @@ public final class M4ADecoder: AudioDecoder {
     var written = 0
     while written < capacity {
       if pending.isEmpty {
+        if let stream, let next, next.sample < available,
+          try !stream.prepare(
+            at: next.offset, count: table.size(of: next.sample), shouldStop: shouldStop)
+        {
+          break
+        }
         do {
           guard try decodeNextFrame() else {
             isAtEnd = true
@@ -229,7 +267,11 @@ public final class M4ADecoder: AudioDecoder {
           detail: "the file is cut short here; download or copy it again")
       }
       let size = table.size(of: position.sample)
-      frameBytes = try source.read(at: position.offset, count: size)
+      do {
+        frameBytes = try source.read(at: position.offset, count: size)
+      } catch {
+        throw (source as? StreamMP4Source)?.failure ?? error
+      }
       table.advance(&position)
       next = position
       pcm.removeAll(keepingCapacity: true)
@@ -298,6 +340,32 @@ public final class M4ADecoder: AudioDecoder {
   }
 }
 
+/// An HTTP(S) resource as the MP4 box reader's source: reads wait for their bytes (as long
+/// as the stream's timeout) and keep the stream's error for the decoder to report.
+private final class StreamMP4Source: MP4ByteSource {
+  let stream: HTTPByteSource
+  let length: UInt64
+  /// Why the last read failed.
+  private(set) var failure: AudioError?
+
+  init(_ stream: HTTPByteSource, length: UInt64) {
+    self.stream = stream
+    self.length = length
+  }
+
+  func read(at offset: UInt64, count: Int) throws(MP4Error) -> [UInt8] {
+    guard count > 0, offset < length else { return [] }
+    do {
+      return try stream.read(at: offset, count: Int(min(UInt64(count), length - offset)))
+    } catch let error as AudioError {
+      failure = error
+      throw .unreadable("\(error)")
+    } catch {
+      throw .unreadable("\(error)")
+    }
+  }
+}
+
 extension M4ADecoder: AudioDecoderFormat {
   public static var formatName: String { "M4A" }
 
@@ -309,5 +377,11 @@ extension M4ADecoder: AudioDecoderFormat {
 
   public static func open(path: String) throws -> any AudioDecoder {
     try M4ADecoder(path: path)
+  }
+
+  public static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
+    -> any AudioDecoder
+  {
+    try M4ADecoder(stream: stream)
   }
 }

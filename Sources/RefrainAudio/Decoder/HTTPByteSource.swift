@@ -1,0 +1,475 @@
+import CCurlLoader
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// An HTTP(S) resource read at any offset while it arrives: what every decoder reads a URL
+/// through.
+///
+/// The first request asks for `Range: bytes=0-`. When the server answers 206, the resource
+/// is read with range requests: each request reads ahead in order from where it starts, so
+/// playback begins as soon as the head is there; a read that jumps past what has arrived
+/// (an M4A's `moov` at the end, a seek) starts a new request there; a request that runs
+/// more than ``readAhead`` past the last read stops, and goes on when the reader comes
+/// near; a connection that drops after delivering bytes is taken up again from where it
+/// stopped. Memory stays near ``memoryBudget``: pieces far from the reader are dropped,
+/// and read again if needed. When the server ignores the range (200), the resource is one
+/// progressive download kept whole in memory, as a live stream or a small file is.
+///
+/// Waiting reads check `shouldStop` every 20 ms, and give up with
+/// ``AudioError/timeout(url:seconds:)`` when nothing arrives for `timeout` seconds.
+/// Errors name the URL: ``AudioError/httpStatus(url:status:)`` for a refusal,
+/// ``AudioError/transport(url:detail:)`` for a failed or cut connection. Its requests stop
+/// when it is released (with the decoder that reads it) or cancelled.
+public final class HTTPByteSource: @unchecked Sendable {
+  /// What a read returns.
+  public enum Chunk: Equatable {
+    /// Bytes starting at the requested offset.
+    case data([UInt8])
+    /// No bytes remain past the offset.
+    case end
+    /// The caller asked to stop waiting.
+    case interrupted
+  }
+
+  /// The URL being read.
+  public let url: URL
+  /// How far (bytes) a range request reads ahead of the last read before it stops.
+  let readAhead: UInt64
+  /// About how many bytes are kept when the server honours ranges.
+  let memoryBudget: Int
+
+  /// Bytes that arrived in order from `start`, and the request adding to them, if any.
+  private final class Piece {
+    var start: UInt64
+    var bytes: [UInt8] = []
+    var task: URLSessionDataTask?
+    /// Whether the request running (or last run) for it delivered bytes.
+    var progressed = false
+    /// Why its last request stopped before the end.
+    var stopped: AudioError?
+    var end: UInt64 { start + UInt64(bytes.count) }
+
+    init(start: UInt64) { self.start = start }
+  }
+
+  private let condition = NSCondition()
+  private let timeout: TimeInterval
+  private var session: URLSession?
+  private var pieces: [Piece] = []
+  private var total: UInt64?
+  /// Whether the server answers ranges: `nil` until its first answer.
+  private var ranged: Bool?
+  /// A failure that ends every read (a refusal; a cut download without ranges).
+  private var failure: AudioError?
+  /// Every byte that ever arrived, to tell a stall.
+  private var arrived = 0
+  private var lastRead: UInt64 = 0
+  private var requests = 0
+  /// Whether requests go without a Range header: after a 416 for `bytes=0-` (an empty
+  /// file, or a server that refuses ranges that way).
+  private var withoutRanges = false
+
+  /// A read that lands within this many bytes past a piece still arriving waits for it
+  /// rather than asking again: less than arrives in a moment on any link that plays music,
+  /// so the libraries' bisecting seeks ask for what they need at once.
+  private static let nearby: UInt64 = 8_192
+
+  /// Starts reading `url` from its first byte.
+  public init(
+    url: URL, timeout: TimeInterval = 10, readAhead: UInt64 = 4 << 20, memoryBudget: Int = 32 << 20
+  ) {
+    self.url = url
+    self.timeout = timeout
+    self.readAhead = readAhead
+    self.memoryBudget = memoryBudget
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.httpAdditionalHeaders = ["User-Agent": "Refrain/0.1 (terminal music player)"]
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    session = URLSession(
+      configuration: configuration, delegate: SessionDelegate(self), delegateQueue: queue)
+    condition.lock()
+    let first = Piece(start: 0)
+    pieces.append(first)
+    request(first)
+    condition.unlock()
+  }
+
+  /// Loads libcurl (which URLSession uses) if it is not loaded yet; throws
+  /// ``AudioError/transport(url:detail:)`` saying why the network cannot be used.
+  static func loadNetwork(for url: URL) throws {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard refrain_curl_load(&reason, UInt(reason.count)) != 0 else {
+      throw AudioError.transport(url: url.absoluteString, detail: String(cString: reason))
+    }
+  }
+
+  /// The resource's size, once the server has said it (or a download without one ended).
+  public var length: UInt64? {
+    condition.lock()
+    defer { condition.unlock() }
+    return total
+  }
+
+  /// Whether the server honours range requests: `nil` before its first answer.
+  public var honoursRanges: Bool? {
+    condition.lock()
+    defer { condition.unlock() }
+    return ranged
+  }
+
+  /// How many requests have been made so far.
+  public var requestCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return requests
+  }
+
+  /// The bytes held in memory now.
+  public var bufferedCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return pieces.reduce(0) { $0 + $1.bytes.count }
+  }
+
+  /// Returns up to `maxCount` bytes at `offset`, waiting for them while they are on their way.
+  ///
+  /// It asks for them when no request will bring them. Bytes that arrived are returned even
+  /// after a failure; the failure is thrown for the bytes it kept away.
+  public func bytes(from offset: UInt64, maxCount: Int, shouldStop: () -> Bool) throws -> Chunk {
+    condition.lock()
+    defer { condition.unlock() }
+    lastRead = offset
+    var lastProgress = Date()
+    var lastArrived = arrived
+    while true {
+      if let total, offset >= total { return .end }
+      if let piece = pieces.first(where: { $0.start <= offset && offset < $0.end }) {
+        let from = Int(offset - piece.start)
+        let bytes = Array(piece.bytes[from..<min(piece.bytes.count, from + maxCount)])
+        if ranged == true {
+          keepWithinBudget(reading: piece)
+          // Read ahead again once half of what was read ahead is used.
+          if piece.task == nil, piece.end < offset + readAhead / 2,
+            total.map({ piece.end < $0 }) ?? true,
+            piece.stopped == nil || piece.progressed
+          {
+            request(piece)
+          }
+        }
+        return .data(bytes)
+      }
+      if let failure { throw failure }
+      if let ended = try arrange(for: offset) { return ended }
+      if shouldStop() { return .interrupted }
+      if arrived != lastArrived {
+        lastArrived = arrived
+        lastProgress = Date()
+      } else if Date().timeIntervalSince(lastProgress) > timeout {
+        cancelAll()
+        failure = .timeout(url: url.absoluteString, seconds: timeout)
+        throw AudioError.timeout(url: url.absoluteString, seconds: timeout)
+      }
+      _ = condition.wait(until: Date().addingTimeInterval(0.02))
+    }
+  }
+
+  /// Makes sure a request will bring the byte at `offset`, which is not here.
+  ///
+  /// It waits for a running one, takes up a stopped one, or starts one there. Returns
+  /// ``Chunk/end`` when nothing is there to wait for; throws why it cannot come.
+  private func arrange(for offset: UInt64) throws -> Chunk? {
+    guard let ranged else { return nil }  // the first answer is not in yet
+    guard ranged else {
+      // One download from the start: wait for it, or report how it ended.
+      guard let whole = pieces.first, whole.task == nil else { return nil }
+      if let stopped = whole.stopped { throw stopped }
+      if total == nil { total = whole.end }
+      return .end
+    }
+    if let piece = pieces.first(where: {
+      $0.start <= offset && offset <= $0.end + ($0.task == nil ? 0 : Self.nearby)
+    }) {
+      if piece.task != nil { return nil }
+      if let stopped = piece.stopped, !piece.progressed { throw stopped }
+      request(piece)
+      return nil
+    }
+    // A jump: the requests far from here stop, and a new one starts here.
+    for piece in pieces where piece.task != nil { pause(piece) }
+    let piece = Piece(start: offset)
+    pieces.append(piece)
+    request(piece)
+    return nil
+  }
+
+  /// Reads `count` bytes at `offset` (fewer only at the end), waiting as long as the timeout
+  /// allows; `nil` when `shouldStop` said to give up first.
+  public func read(at offset: UInt64, count: Int, shouldStop: () -> Bool) throws -> [UInt8]? {
+    var result: [UInt8] = []
+    while result.count < count {
+      switch try bytes(
+        from: offset + UInt64(result.count), maxCount: count - result.count,
+        shouldStop: shouldStop)
+      {
+      case .data(let bytes): result += bytes
+      case .end: return result
+      case .interrupted: return nil
+      }
+    }
+    return result
+  }
+
+  deinit { session?.invalidateAndCancel() }
+
+  /// Stops every request and releases the session; reads after it throw.
+  public func cancel() {
+    condition.lock()
+    if failure == nil { failure = .transport(url: url.absoluteString, detail: "cancelled") }
+    cancelAll()
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  // MARK: - Requests (the lock held)
+
+  private func request(_ piece: Piece) {
+    guard let session else { return }
+    var request = URLRequest(url: url)
+    if !withoutRanges { request.setValue("bytes=\(piece.end)-", forHTTPHeaderField: "Range") }
+    let task = session.dataTask(with: request)
+    piece.task = task
+    piece.progressed = false
+    piece.stopped = nil
+    requests += 1
+    task.resume()
+  }
+
+  private func pause(_ piece: Piece) {
+    let task = piece.task
+    piece.task = nil
+    task?.cancel()
+  }
+
+  private func cancelAll() {
+    for piece in pieces { pause(piece) }
+    session?.invalidateAndCancel()
+    session = nil
+  }
+
+  private func piece(of task: URLSessionTask) -> Piece? {
+    pieces.first { $0.task === task }
+  }
+
+  /// Drops what lies far from the reader when more than the budget is held: whole pieces
+  /// farthest from `reading` first, then the start of `reading` itself.
+  private func keepWithinBudget(reading: Piece) {
+    var held = pieces.reduce(0) { $0 + $1.bytes.count }
+    guard held > memoryBudget else { return }
+    let others = pieces.filter { $0 !== reading }.sorted {
+      Self.distance($0, lastRead) > Self.distance($1, lastRead)
+    }
+    for piece in others where held > memoryBudget {
+      pause(piece)
+      held -= piece.bytes.count
+      pieces.removeAll { $0 === piece }
+    }
+    let behind = Int(lastRead - reading.start)
+    let keep = memoryBudget / 4
+    if held > memoryBudget, behind > keep {
+      reading.bytes.removeFirst(behind - keep)
+      reading.start += UInt64(behind - keep)
+    }
+  }
+
+  private static func distance(_ piece: Piece, _ offset: UInt64) -> UInt64 {
+    if offset < piece.start { return piece.start - offset }
+    return offset > piece.end ? offset - piece.end : 0
+  }
+
+  // MARK: - What the session reports
+
+  fileprivate func received(
+    _ response: URLResponse, for dataTask: URLSessionDataTask,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    condition.lock()
+    defer {
+      condition.broadcast()
+      condition.unlock()
+    }
+    guard let piece = piece(of: dataTask) else {
+      completionHandler(.cancel)
+      return
+    }
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+    let headers = (response as? HTTPURLResponse)?.allHeaderFields ?? [:]
+    func header(_ name: String) -> String? {
+      headers.first { ($0.key as? String)?.lowercased() == name }?.value as? String
+    }
+    switch status {
+    case 206:
+      let range = header("content-range").flatMap(Self.contentRange)
+      guard let range, range.start == piece.end else {
+        piece.task = nil
+        failure = .transport(
+          url: url.absoluteString,
+          detail:
+            "the server sent bytes from \(header("content-range") ?? "nowhere") for \(piece.end)-")
+        completionHandler(.cancel)
+        return
+      }
+      ranged = true
+      if let size = range.total { total = size }
+      completionHandler(.allow)
+    case 416 where ranged == nil && piece.end == 0 && !withoutRanges:
+      // Asked again without a range: the answer is the whole resource, or says why not.
+      withoutRanges = true
+      request(piece)
+      completionHandler(.cancel)
+    case 416 where ranged == true || piece.end > 0:
+      // Nothing past the end: the piece is whole.
+      piece.task = nil
+      if total == nil {
+        total = header("content-range").flatMap(Self.unsatisfiedLength) ?? piece.end
+      }
+      completionHandler(.cancel)
+    case 200..<300:
+      // The whole resource from its first byte: a server that ignores ranges.
+      ranged = false
+      for other in pieces where other !== piece { pause(other) }
+      pieces = [piece]
+      piece.start = 0
+      piece.bytes.removeAll()
+      if response.expectedContentLength > 0 { total = UInt64(response.expectedContentLength) }
+      completionHandler(.allow)
+    default:
+      piece.task = nil
+      failure = .httpStatus(url: url.absoluteString, status: status)
+      completionHandler(.cancel)
+    }
+  }
+
+  fileprivate func received(_ data: Data, for dataTask: URLSessionDataTask) {
+    condition.lock()
+    defer {
+      condition.broadcast()
+      condition.unlock()
+    }
+    guard let piece = piece(of: dataTask) else { return }
+    piece.bytes.append(contentsOf: data)
+    piece.progressed = true
+    arrived += data.count
+    if ranged == true, piece.end > lastRead + readAhead { pause(piece) }
+  }
+
+  fileprivate func completed(_ task: URLSessionTask, error: Error?) {
+    condition.lock()
+    defer {
+      condition.broadcast()
+      condition.unlock()
+    }
+    guard let piece = piece(of: task) else { return }
+    piece.task = nil
+    var stopped: AudioError?
+    if let error {
+      stopped = Self.describe(error, url: url, received: piece.bytes.count, timeout: timeout)
+    } else if let total, piece.end < total {
+      stopped = .transport(
+        url: url.absoluteString,
+        detail: "the connection closed after \(piece.end / 1024) of \(total / 1024) KiB")
+    }
+    piece.stopped = stopped
+    if ranged != true, let stopped, failure == nil { failure = stopped }
+  }
+
+  /// `bytes START-END/TOTAL` (TOTAL may be `*`).
+  static func contentRange(_ value: String) -> (start: UInt64, total: UInt64?)? {
+    let text = value.trimmingCharacters(in: .whitespaces)
+    guard text.lowercased().hasPrefix("bytes ") else { return nil }
+    let parts = text.dropFirst(6).split(separator: "/", maxSplits: 1)
+    guard parts.count == 2, let dash = parts[0].firstIndex(of: "-"),
+      let start = UInt64(parts[0][..<dash])
+    else { return nil }
+    return (start, UInt64(parts[1]))
+  }
+
+  /// The length in a 416 answer's `bytes */TOTAL`.
+  static func unsatisfiedLength(_ value: String) -> UInt64? {
+    let parts = value.split(separator: "/")
+    return parts.count == 2 ? UInt64(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+  }
+
+  static func describe(_ error: Error, url: URL, received: Int, timeout: TimeInterval)
+    -> AudioError
+  {
+    let nsError = error as NSError
+    switch nsError.code {
+    case NSURLErrorTimedOut:
+      return .timeout(url: url.absoluteString, seconds: timeout)
+    case NSURLErrorCannotConnectToHost:
+      return .transport(url: url.absoluteString, detail: "connection refused")
+    case NSURLErrorNetworkConnectionLost:
+      return .transport(
+        url: url.absoluteString, detail: "the connection dropped after \(received / 1024) KiB")
+    default:
+      return .transport(url: url.absoluteString, detail: nsError.localizedDescription)
+    }
+  }
+}
+
+/// The session's delegate: it holds its source weakly, so that the session (which keeps its
+/// delegate) does not keep the source, and the source's deinit can stop the session.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  weak var source: HTTPByteSource?
+
+  init(_ source: HTTPByteSource) { self.source = source }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let source else { return completionHandler(.cancel) }
+    source.received(response, for: dataTask, completionHandler: completionHandler)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    source?.received(data, for: dataTask)
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    source?.completed(task, error: error)
+  }
+}
+
+extension HTTPByteSource: DecoderInput {
+  var name: String { url.absoluteString }
+  var size: UInt64? { length }
+
+  func read(at offset: UInt64, count: Int) throws -> [UInt8] {
+    try read(at: offset, count: count, shouldStop: { false }) ?? []
+  }
+
+  func readSome(at offset: UInt64, count: Int) throws -> [UInt8] {
+    guard case .data(let bytes) = try bytes(from: offset, maxCount: count, shouldStop: { false })
+    else { return [] }
+    return bytes
+  }
+
+  func prepare(at offset: UInt64, count: Int, shouldStop: () -> Bool) throws -> Bool {
+    var at = offset
+    let end = offset + UInt64(count)
+    while at < end {
+      switch try bytes(from: at, maxCount: Int(end - at), shouldStop: shouldStop) {
+      case .data(let bytes): at += UInt64(bytes.count)
+      case .end: return true
+      case .interrupted: return false
+      }
+    }
+    return true
+  }
+}
