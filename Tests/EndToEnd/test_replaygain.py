@@ -126,3 +126,36 @@ def test_scan_measures_untagged_files_into_the_library_and_play_uses_it(refrain,
     rec = recorder.stop(tail=0.3)
     assert run.returncode == 0, run.stderr
     assert level_of(rec, 1000) == pytest.approx(-21.01, abs=0.5)
+
+
+def test_a_room_member_applies_the_gains_of_the_files_the_room_shares(refrain_bin, tagged, tmp_path, recorder):
+    """The room sends each file's tags' gains with its library entry; the member applies them
+    by its own `[playback] replaygain`."""
+    from room_harness import JoinedMember, RoomServer
+
+    library = tagged[0].parent
+    server = RoomServer(refrain_bin, tmp_path / "server", [library])
+    server.start()
+    config = tmp_path / "mina" / "config" / "refrain"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('[playback]\nreplaygain = "track"\n')
+    member = None
+    try:
+        member = JoinedMember(refrain_bin, tmp_path / "mina", server.url + "/rooms/gain", server.token, "Mina",
+                              output="pulse")
+        member.wait("joined")
+        for path in ("loud.flac", "quiet.flac"):
+            member.send(f"queue add {path}")
+            member.wait("queue", lambda e, p=path: any(x["path"] == p for x in e["entries"]))
+        member.send("play")
+        for _ in range(2):
+            member.wait("start", timeout=20)
+        time.sleep(3.3)  # the second file plays to its end
+    finally:
+        if member:
+            member.close()
+        server.stop()
+    rec = recorder.stop(tail=0.3)
+    loud, quiet = level_of(rec, 440), level_of(rec, 660)
+    assert loud == pytest.approx(-15.01, abs=0.5), (loud, quiet)
+    assert abs(loud - quiet) <= 0.5, (loud, quiet)
