@@ -167,7 +167,7 @@ package struct FLACTagFormat: TagFormat {
       case 4:
         tags.addVorbisComments(bytes(handle, at: body, count: length)[...], maxPictureBytes: 0)
       case 6:
-        if length <= maxPictureBytes + 65_536 {
+        if maxPictureBytes > 0, length <= maxPictureBytes + 65_536 {
           tags.addPicture(
             bytes(handle, at: body, count: length)[...], maxPictureBytes: maxPictureBytes)
         } else {
