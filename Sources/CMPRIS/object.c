@@ -66,7 +66,8 @@ static GVariant *get_property(GDBusConnection *connection, const gchar *sender,
   refrain_mpris *server = data;
   if (strcmp(interface, ROOT_INTERFACE) == 0) {
     static const char *const schemes[] = {"file", "http", "https", NULL};
-    static const char *const mime_types[] = {"audio/mpeg", NULL};
+    static const char *const mime_types[] = {"audio/mpeg", "audio/flac", "audio/ogg",
+                                             "audio/opus", "audio/mp4",  "audio/wav", NULL};
     if (strcmp(property, "CanQuit") == 0) return g_variant_new_boolean(TRUE);
     if (strcmp(property, "CanRaise") == 0) return g_variant_new_boolean(FALSE);
     if (strcmp(property, "HasTrackList") == 0) return g_variant_new_boolean(FALSE);

@@ -261,7 +261,8 @@ def test_playerctl_lists_refrain_and_reads_the_metadata(player, bus, song):
     assert bus.get(BUS_NAME, "org.mpris.MediaPlayer2", "CanRaise") == "b false"
     assert bus.get(BUS_NAME, "org.mpris.MediaPlayer2", "HasTrackList") == "b false"
     assert bus.get(BUS_NAME, "org.mpris.MediaPlayer2", "SupportedUriSchemes") == 'as 3 "file" "http" "https"'
-    assert bus.get(BUS_NAME, "org.mpris.MediaPlayer2", "SupportedMimeTypes") == 'as 1 "audio/mpeg"'
+    assert bus.get(BUS_NAME, "org.mpris.MediaPlayer2", "SupportedMimeTypes") == \
+        'as 6 "audio/mpeg" "audio/flac" "audio/ogg" "audio/opus" "audio/mp4" "audio/wav"'
     player_interface = "org.mpris.MediaPlayer2.Player"
     for rate in ("Rate", "MinimumRate", "MaximumRate"):
         assert bus.get(BUS_NAME, player_interface, rate) == "d 1"
