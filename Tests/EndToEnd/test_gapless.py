@@ -83,7 +83,9 @@ def test_an_album_split_in_two_files_plays_without_a_gap(kind, halves, refrain, 
     boundary = start + HALF
     steady = largest_click(rec.audio, start + 1.0, start + 2.0)
     at_boundary = largest_click(rec.audio, boundary - 0.1, boundary + 0.1)
-    assert at_boundary <= max(3 * steady, 0.01), \
+    # Independent encodes of the two halves differ a little where they meet (seen: 0.0103 for
+    # AAC); a gap, or one sample lost or doubled, gives 0.03 or more.
+    assert at_boundary <= max(3 * steady, 0.02), \
         f"{kind}: a click where the files meet ({at_boundary:.4f}, steady {steady:.4f})"
 
 
