@@ -2,7 +2,8 @@
 """Refrain's benchmarks: measures the player and writes docs/benchmarks.md.
 
 Sections 1-5 (audio) are here and in bench_audio.py (section 5 is measured a second time
-under `stress-ng --cpu 4` by bench_load.py); 6-11 (the full-screen player in tmux,
+under `stress-ng --cpu 4` by bench_load.py); 19 (every format, against the reference
+decoder CLIs and cmus) is bench_formats.py; 6-11 (the full-screen player in tmux,
 `refrain ctl`, recovery from a lost audio server) in bench_tui.py; 12 (library scan and
 search) runs scripts/bench_library.py and reads its JSON; 13 (cover art against chafa) is
 scripts/bench_cover.py.
@@ -79,6 +80,10 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
   against cmus; and recovery when the audio server comes back.
 - **12, the local library** (`scripts/bench_library.py`): folder scans against cmus, and
   search latency.
+- **19, every format** (`scripts/bench_formats.py`): FLAC (16- and 24-bit), Ogg Vorbis, Opus,
+  AAC in M4A, WAV and MP3 against their reference decoder CLIs and cmus: CPU and memory to
+  play, a mixed 10,000-file scan, the join between two files as heard, lyric events, seeks,
+  and `space` to sound in the full-screen player.
 - **13, cover art** (`scripts/bench_cover.py`): a 1000×1000 JPEG and PNG into 30×15 half
   blocks, against chafa; the cover's bytes and memory in the full-screen player.
 - **14, MPRIS** (`scripts/bench_mpris.py`): `Get` of `Metadata` and `Position`, and
@@ -1378,8 +1383,8 @@ def render(m: dict, R: dict, args) -> str:
             f"splice (median; worst {max(o, key=abs):+.3f} ms). Sliding the decoded file over itself (used "
             f"for lyric lines) finds every whole second {median(mt):+.3f} ms off (worst {max(mt, key=abs):+.3f} ms).")
     add("- Re-run `make bench` to reproduce; `python3 scripts/bench.py --help` lists options "
-        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--runs N`, "
-        "`--library-n N`)."
+        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--only 19`, "
+        "`--runs N`, `--library-n N`, `--formats-parts`, `--formats-kinds`, `--formats-runs`)."
         + (f" This run took {R['elapsed_s'] / 60:.1f} min." if R.get("elapsed_s") else ""))
     add("")
     return "\n".join(L) + "\n"

@@ -798,7 +798,7 @@ def run(ctx: dict, B, quick: bool, log, parts: str = "abcdef", library_files: in
         return R
     R["versions"] = {t: _tool_version(a) for t, a in {
         "flac": ["flac", "--version"], "oggdec": ["oggdec", "--version"], "opusdec": ["opusdec", "--version"],
-        "faad": ["faad", "-h"], "mpg123": ["mpg123", "--version"], "cmus": ["cmus", "--version"]}.items()}
+        "faad": ["dpkg-query", "-W", "-f=faad ${Version}", "faad"], "mpg123": ["mpg123", "--version"], "cmus": ["cmus", "--version"]}.items()}
     media = make_media(root, log)
     R["media"] = str(media)
     R["sizes"] = {k: (media / "play" / f"steps-{k}.{EXT[k]}").stat().st_size for k in KINDS}
@@ -825,9 +825,374 @@ def run(ctx: dict, B, quick: bool, log, parts: str = "abcdef", library_files: in
 
 # ---------------------------------------------------------------- docs/benchmarks.md
 
+def _f(x, d=1, unit=""):
+    return "n/a" if x is None else f"{x:.{d}f}{unit}"
+
+
+def _cpu_medians(row: dict) -> dict:
+    med = lambda rs, k="cpu": _median([r[k] for r in rs]) if rs else None  # noqa: E731
+    return {"refrain": med(row["refrain"]), "paced": med(row["paced"]), "null": med(row["null"]),
+            "cmus": med(row["cmus"]), "rss": med(row["refrain"], "rss_mb"),
+            "paced_rss": med(row["paced"], "rss_mb"), "cmus_rss": med(row["cmus"], "rss_mb")}
+
+
+def _pa(values, offset):
+    return [v + offset for v in values] if offset is not None else []
+
+
+def _play_heard_stats(r: dict | None) -> tuple[float | None, float | None, int]:
+    """Median and max on the sink's clock (as recorded + the sink's block) over the presses
+    made from silence."""
+    if not r or "ms" not in r:
+        return None, None, 0
+    xs = [x for x, q in zip(r["ms"], r.get("silent_before", [])) if x is not None and q]
+    pa = _pa(xs, r.get("offset_ms"))
+    return _median(pa), (max(pa) if pa else None), len(pa)
+
+
 def summary_rows(R: dict | None, within) -> list[str]:
-    return []
+    if not R:
+        return []
+    if R.get("missing_tools"):
+        return [f"| 19 | every format | not measured | | | missing {', '.join(R['missing_tools'])} |"]
+    L = []
+    for kind, row in (R.get("cpu") or {}).items():
+        m = _cpu_medians(row)
+        ratio = m["refrain"] / m["paced"] if m["refrain"] and m["paced"] else None
+        below = None if m["cmus"] is None or m["refrain"] is None else m["refrain"] < m["cmus"]
+        L.append(f"| 19a | CPU to play 30 s of {LABEL[kind]} through PulseAudio, median of {len(row['refrain'])} | "
+                 f"{_f(m['refrain'], 3, ' s')} | {row['ref']['name']} paced {_f(m['paced'], 3, ' s')}; cmus "
+                 f"{_f(m['cmus'], 3, ' s') if m['cmus'] is not None else '(cannot play it)'} | ≤ 1.2× the CLI, "
+                 f"below cmus | {_f(ratio, 2, '×')}: {within(ratio, 1.2)}"
+                 + ("" if below is None else "; below cmus" if below else "; **not below cmus**") + " |")
+    cpu = R.get("cpu") or {}
+    if "flac16" in cpu and "mp3" in cpu:
+        f, m = _cpu_medians(cpu["flac16"])["rss"], _cpu_medians(cpu["mp3"])["rss"]
+        d = None if f is None or m is None else (f - m) / 1.048576
+        L.append(f"| 19a | peak RSS playing FLAC − playing MP3 | {_f(d, 1, ' MiB')} ({_f(f, 1)} vs {_f(m, 1)} MB) | — | "
+                 f"within 2 MiB | {within(abs(d) if d is not None else None, 2)} |")
+    sc = R.get("scan")
+    if sc and sc.get("refrain"):
+        rf = _median([r["seconds"] for r in sc["refrain"]])
+        rr = _median([r["rescan_seconds"] for r in sc["refrain"]])
+        cm = _median([c["seconds"] for c in sc["cmus"]]) if sc.get("cmus") else None
+        rate_r = sc["files"] / rf
+        rate_c = sc["cmus_files"] / cm if cm else None
+        sp = rate_r / rate_c if rate_c else None
+        L.append(f"| 19b | scan {sc['files']:,} mixed files (FLAC, Opus, Vorbis, M4A, MP3), fresh, median | "
+                 f"{rf:.2f} s ({rate_r:,.0f} files/s) | cmus `add` {_f(cm, 2, ' s')} for the {sc['cmus_files']:,} it "
+                 f"reads ({_f(rate_c, 0)} files/s) | ≥ 2× cmus | {_f(sp, 2, '×')}: {within(sp, 2, False)} |")
+        L.append(f"| 19b | same, rescan with nothing changed | {rr:.2f} s | — | — | |")
+    gp = R.get("gaps")
+    if gp and gp.get("rows"):
+        same = [r for r in gp["rows"] if r["pair"].split(" → ")[0] == r["pair"].split(" → ")[1]]
+        worst = max((r.get("silent_samples") or 0) for r in same) if same else None
+        L.append(f"| 19c | silent samples heard at the join of two files of one format, worst of {len(same)} | "
+                 f"{worst} | — | 0 | {within(worst, 0)} |")
+        rc = next((r for r in gp["rows"] if "48 kHz" in r["pair"]), None)
+        if rc and "silent_samples" in rc:
+            e = rc.get("edges") or {}
+            click = e and max(e.get("into") or 0, e.get("out_of") or 0) > 0.2
+            L.append(f"| 19c | FLAC 44.1 kHz → Opus 48 kHz: gap heard | {rc['silent_samples']} samples "
+                     f"({rc['silent_samples'] / 44.1:.1f} ms)" + (", the tone cut hard (a click)" if click else "")
+                     + " | — | one short gap, no click | "
+                     + ("**a click**" if click else "no click") + " |")
+    ln = R.get("lines")
+    if ln:
+        meds = {k: _median([abs(x) for x in v["errors_pa_ms"]]) for k, v in ln.items() if v.get("errors_pa_ms")}
+        if meds:
+            worst = max(meds.values())
+            L.append("| 19d | `line` event − tone change heard, median \\|error\\| on the sink's clock, per format | "
+                     + ", ".join(f"{LABEL[k]} {v:.1f}" for k, v in meds.items()) + " ms | — | ≤ 10 ms | "
+                     f"worst {worst:.1f} ms: {within(worst, 10)} |")
+    sk = R.get("seeks")
+    if sk:
+        errs = [abs(r["error_ms"]) for v in sk.values() for r in v["rows"] if r.get("error_ms") is not None]
+        n_all = sum(len(v["rows"]) for v in sk.values())
+        if errs:
+            L.append(f"| 19e | seek on `--events` stdin: where the sound heard lands − where asked, worst of "
+                     f"{len(errs)} (of {n_all}) over {len(sk)} formats | {max(errs):.1f} ms | — | ±50 ms | "
+                     f"{within(max(errs), 50)} |")
+    ph = R.get("play_heard")
+    if ph:
+        for kind in ("mp3", "flac16"):
+            rm, rx, n = _play_heard_stats(ph.get(f"refrain_{kind}"))
+            if rm is None:
+                continue
+            cm_, _, _ = _play_heard_stats(ph.get(f"cmus_{kind}"))
+            mm, _, _ = _play_heard_stats(ph.get("mpg123_mp3")) if kind == "mp3" else (None, None, 0)
+            ref = f"cmus {_f(cm_, 1, ' ms')}" + (f", mpg123 -R {_f(mm, 1, ' ms')}" if mm is not None else "")
+            L.append(f"| 19f | `space` in the full-screen player, paused {LABEL[kind]} → sound heard, median of {n} "
+                     f"on the sink's clock | {rm:.1f} ms (max {rx:.1f}) | {ref} | no slower than cmus | "
+                     + ("not measured" if cm_ is None else "within target" if rm <= cm_ else "**misses target**") + " |")
+    return L
 
 
 def sections(R: dict | None, cmdline) -> list[str]:
-    return []
+    if not R:
+        return []
+    L: list[str] = []
+    add = L.append
+    add("## 19. Every format: FLAC, Ogg Vorbis, Opus, AAC in M4A, WAV and MP3")
+    add("")
+    if R.get("missing_tools"):
+        add(f"Not measured: {', '.join(R['missing_tools'])} missing (`scripts/install-deps bench`).")
+        add("")
+        return L
+    add("`scripts/bench_formats.py` (`python3 scripts/bench.py --only 19`). The tones of steps.mp3 (second k "
+        "sounds 300 + 50·k Hz, 30 s, 44.1 kHz stereo, −6 dBFS) are written by numpy and encoded by each "
+        "format's own encoder: `flac` (16- and 24-bit), `oggenc` (default quality), `opusenc` (default "
+        "bitrate), `ffmpeg -c:a aac -b:a 160k` (M4A), `lame --cbr -b 128`; WAV is the PCM itself. The media "
+        f"are made once and kept under `{R.get('media_root')}` (a key of the recipe and the encoders' "
+        "versions names the folder). Load average (1, 5, 15 min) "
+        f"{R.get('load_start')} at the start of the section, {R.get('load_end')} at its end: other builds "
+        "were running on the 2 cores, so CPU figures are noisy.")
+    v = R.get("versions") or {}
+    if v:
+        add("")
+        add("References: " + "; ".join(f"{k}: {val}" for k, val in v.items()) + ".")
+    add("")
+    cpu = R.get("cpu")
+    if cpu:
+        add("### 19a. CPU and memory to play 30 s of each format through PulseAudio")
+        add("")
+        add("Whole processes, user + sys CPU and peak RSS from `wait4()` (the C runner of section 1). Refrain: "
+            "`refrain play FILE --output pulse`. The reference CLI decodes raw PCM into `pacat` on the same "
+            "test sink, so it is paced like a player and both processes are counted (`sh -c 'DECODER | pacat "
+            "--raw …'`; MP3 is `mpg123 -q -o pulse FILE`, WAV is `paplay FILE`); the same decoder to "
+            "/dev/null (not paced, median of 3 per run) shows the decoding alone. cmus runs in a tmux pane "
+            "(`set output_plugin=pulse`, `continue=false`) and plays the file with `cmus-remote -f FILE`; "
+            "its CPU is read from `/proc/PID/stat` from just before the command until it reports `stopped`, "
+            "so its start-up is not counted (Refrain's is), and its RSS is VmHWM at the end. The players "
+            "take turns in each run (Refrain, CLI, cmus, then the other way round).")
+        add("")
+        add("| format | file | Refrain CPU | Refrain peak RSS | reference paced | ratio "
+            "| decoder alone (to /dev/null) | cmus CPU | cmus VmHWM |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        sizes = R.get("sizes") or {}
+        for kind, row in cpu.items():
+            m = _cpu_medians(row)
+            ratio = m["refrain"] / m["paced"] if m["refrain"] and m["paced"] else None
+            allr = ", ".join(f"{r['cpu']:.3f}" for r in row["refrain"])
+            add(f"| {LABEL[kind]} | {sizes.get(kind, 0) / 1e6:.2f} MB | {_f(m['refrain'], 3, ' s')} ({allr}) | "
+                f"{_f(m['rss'], 1, ' MB')} | {row['ref']['name']} {_f(m['paced'], 3, ' s')} | {_f(ratio, 2, '×')} | "
+                + (f"{_f(m['null'], 3, ' s')}" if row["null"] else "—") + " | "
+                + (f"{_f(m['cmus'], 3, ' s')}" if row["cmus"] else row.get("cmus_error", "—")) + " | "
+                + (f"{_f(m['cmus_rss'], 1, ' MB')}" if row["cmus"] else "—") + " |")
+        add("")
+        add("Commands (FILE is `steps-KIND.EXT` in the media folder):")
+        add("")
+        for kind, row in cpu.items():
+            file = row["refrain_cmd"][2]
+            paced = row["ref"]["paced"]
+            shown = (paced[-1] if paced[0] == "sh" else " ".join(paced)).replace(file, "FILE")
+            alone = " ".join(row["ref"]["null"]).replace(file, "FILE") if row["ref"]["null"] else None
+            add(f"- {LABEL[kind]}: `{shown}`" + (f"; alone `{alone} > /dev/null`" if alone else ""))
+        add("")
+        meds = {k: _cpu_medians(row) for k, row in cpu.items()}
+        met = [k for k, m in meds.items() if m["refrain"] and m["paced"] and m["refrain"] <= 1.2 * m["paced"]]
+        missed = [k for k in cpu if k not in met]
+        with_cmus = [k for k, row in cpu.items() if row["cmus"]]
+        below = [k for k in with_cmus if meds[k]["refrain"] < meds[k]["cmus"]]
+        above = [k for k in with_cmus if k not in below]
+        add("Against the goal (at most 1.2× the reference CLI, and below cmus): "
+            + (f"within 1.2× for {', '.join(LABEL[k] for k in met)}; " if met else "within 1.2× for no format; ")
+            + (f"**over 1.2× for {', '.join(LABEL[k] for k in missed)}**. " if missed else "")
+            + f"Below cmus for {len(below)} of the {len(with_cmus)} formats cmus plays here"
+            + (f" (**not for {', '.join(LABEL[k] for k in above)}**)" if above else "")
+            + ". Playing 30 s costs every player here well under a second of CPU, so the figures are "
+            "dominated by fixed costs: Refrain's count includes its own start-up and exit (section 3 measures "
+            "`refrain play --help` alone), the paced reference includes `pacat`'s. cmus's build here has no MP4 "
+            "input plugin, so it cannot play the M4A (nor scan it, below); cmus also keeps its screen up to date "
+            "in its pane while it plays.")
+        add("")
+        f16, mp3 = cpu.get("flac16"), cpu.get("mp3")
+        if f16 and mp3:
+            a, b = _cpu_medians(f16)["rss"], _cpu_medians(mp3)["rss"]
+            add(f"Memory: peak RSS playing the 16-bit FLAC {_f(a, 1, ' MB')} against {_f(b, 1, ' MB')} playing the MP3, "
+                f"{_f((a - b) / 1.048576 if a and b else None, 2, ' MiB')} apart (goal: within 2 MiB; "
+                + ("met" if a and b and abs(a - b) / 1.048576 <= 2 else "**missed**") + ").")
+            add("")
+    sc = R.get("scan")
+    if sc and sc.get("refrain"):
+        add(f"### 19b. Scanning a mixed {sc['files']:,}-file library")
+        add("")
+        add(f"{sc['files']:,} files, {sc['bytes'] / 1e6:.0f} MB: albums of 10 tracks, each album one of "
+            f"{', '.join(sc['formats'])} (2,000 files each), every file with its own artist, album, title "
+            "(and track number in the Vorbis comments). They are copies of one 2 s 440 Hz file per format made "
+            "by its encoder with fixed-width tags, rewritten in the bytes for each copy (Ogg pages get their "
+            "CRC again). Refrain: `refrain scan --json DIR` into an empty library, then again with nothing "
+            "changed; cmus: `add -l DIR` in a fresh cmus, timed until `save -l` lists every file it takes, as "
+            "in section 12 (its start-up is not counted). The folder is read once first so both find it in "
+            f"the page cache. Of these formats cmus's plugins here take "
+            f"{', '.join(f for f in sc['formats'] if f in (sc.get('cmus_types') or []))} (no MP4 plugin), so it "
+            f"adds {sc['cmus_files']:,} of the {sc['files']:,} files: the comparison is in files per second.")
+        add("")
+        add("| run | Refrain fresh | added / failed | Refrain rescan (unchanged) | Refrain peak RSS | cmus `add` | cmus tracks | cmus VmHWM |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for i, r in enumerate(sc["refrain"]):
+            c = sc["cmus"][i] if i < len(sc.get("cmus") or []) else None
+            add(f"| {i + 1} | {r['seconds']:.3f} s | {r['added']:,} / {r['failed']} | {r['rescan_seconds']:.3f} s "
+                f"({r['rescan_unchanged']:,}) | {r['peak_rss_kb'] / 1024:.1f} MB | "
+                + (f"{c['seconds']:.3f} s | {c['tracks_in_folder']:,} | {c['peak_rss_kb'] / 1024:.1f} MB |" if c else "— | — | — |"))
+        add("")
+        rf = _median([r["seconds"] for r in sc["refrain"]])
+        cm = _median([c["seconds"] for c in sc["cmus"]]) if sc.get("cmus") else None
+        if cm:
+            sp = (sc["files"] / rf) / (sc["cmus_files"] / cm)
+            add(f"Refrain indexes {sc['files'] / rf:,.0f} files/s, cmus {sc['cmus_files'] / cm:,.0f} files/s: "
+                f"{sp:.2f}× cmus's speed (goal ≥ 2×: " + ("met" if sp >= 2 else "**missed**") + f"). In wall time "
+                f"Refrain takes {rf:.2f} s for all {sc['files']:,} files and cmus {cm:.2f} s for its "
+                f"{sc['cmus_files']:,}.")
+            add("")
+    gp = R.get("gaps")
+    if gp and gp.get("rows"):
+        add("### 19c. The join between two files, as heard")
+        add("")
+        add(f"A 6 s sine of {GAP_FREQ:.0f} Hz at −6 dBFS cut in two at 2.5 s + 37 samples (so no codec frame "
+            "lines up with the cut), each half encoded on its own; `refrain play A B --output pulse --events` "
+            "plays them as a queue while `parec` records the monitor. Around the join (where the first half "
+            "ends, from the first sound heard): *silent samples* are runs of two or more samples below 1e-4 "
+            "(the tone is that small for one sample at a zero crossing); *slip* is the phase of the tone "
+            "fitted 60–250 ms after the join minus that fitted 60–250 ms before, in samples (0: nothing lost "
+            "or added, modulo one period of 200 samples); *join* is the largest departure from the tone "
+            "fitted before, within 60 ms either side of the join, against *baseline*, the largest departure "
+            "60–250 ms before it (the codec's own noise), in dB of the tone. *Reference decode* is the same "
+            "join measured on the two files decoded by the reference CLIs and put end to end without a player "
+            "(`flac -d`, `oggdec`, `opusdec`, `faad`, `mpg123 -w`): the codec's own edge at the cut. "
+            "The last three rows join formats, the last also rates: FLAC at 44.1 kHz, then Opus made from a "
+            "48 kHz copy of the tone (both cut at exactly 2.5 s, where the sine crosses zero), so the output "
+            "stream must change rate.")
+        add("")
+        add("| join | silent samples | slip | join | baseline | reference decode: join | ref. first half |")
+        add("| --- | --- | --- | --- | --- | --- | --- |")
+        for r in gp["rows"]:
+            if "error" in r:
+                add(f"| {r['pair']} | {r['error']} | | | | | |")
+                continue
+            ref = r.get("reference") or {}
+            add(f"| {r['pair']} | {r['silent_samples']} | {r['slip_samples']:+.1f} | {r['join_dev_db']:.1f} dB | "
+                f"{r['baseline_dev_db']:.1f} dB | "
+                + (f"{ref['join_dev_db']:.1f} dB | {ref['first_seconds']:.5f} s |" if "join_dev_db" in ref
+                   else f"{ref.get('error', '—')} | |"))
+        add("")
+        same = [r for r in gp["rows"] if r["pair"].split(" → ")[0] == r["pair"].split(" → ")[1] and "error" not in r]
+        silent = [r for r in same if r["silent_samples"]]
+        cross = [r for r in gp["rows"] if r not in same and "48 kHz" not in r["pair"] and "error" not in r]
+        slips = max([abs(r["slip_samples"]) for r in same + cross] or [0])
+        add(("**Gaps heard** at " + ", ".join(r["pair"] for r in silent) + ". ") if silent else
+            f"No silent sample at any of the {len(same)} same-format joins"
+            + (", nor at the joins between formats of one rate" if not any(r["silent_samples"] for r in cross) else "")
+            + f"; the largest phase slip is {slips:.1f} samples"
+            + (": nothing is lost or added at the cut (goal met)." if slips < 1.5 else "."))
+        add("")
+        lossy = [r for r in same if r["join_dev_db"] > r["baseline_dev_db"] + 3]
+        if lossy:
+            add("The departures at the lossy joins (" + ", ".join(
+                f"{r['pair'].split(' → ')[0]} {r['join_dev_db']:.0f} dB" for r in lossy)
+                + ") are the codecs' own edges: the reference decoders' end-to-end decodes depart as much "
+                "or more at the same cut (" + ", ".join(
+                    f"{_f((r.get('reference') or {}).get('join_dev_db'), 0)} dB" for r in lossy)
+                + "); a cut tone encoded in two files cannot be rebuilt exactly by a lossy codec. faad's CLI "
+                "does not apply the M4A edit list (its first half is longer than 2.5 s), which is why its "
+                "reference join is a hard step.")
+            add("")
+        rc = next((r for r in gp["rows"] if "48 kHz" in r["pair"] and "error" not in r), None)
+        if rc:
+            e = rc.get("edges") or {}
+            add(f"Across the rate change Refrain leaves {rc['silent_samples']} silent samples "
+                f"({rc['silent_samples'] / 44.1:.1f} ms at 44.1 kHz) while the output stream is replaced"
+                + (f": the tone goes into the gap at {e.get('into', 0):.2f} of its amplitude (the cut is at a "
+                   f"zero crossing) and comes out of it at {e.get('out_of') or 0:.2f} (RMS over the first 5 ms "
+                   f"{e.get('rms_5ms_after', 0):.2f} of the tone's): "
+                   + ("the sound restarts with a step, which is heard as a click (goal: no click, **missed**)."
+                      if (e.get("out_of") or 0) > 0.2 or (e.get("into") or 0) > 0.2 else
+                      "no step into or out of the gap (no click).") if e else "."))
+        add("")
+    ln = R.get("lines")
+    if ln:
+        add("### 19d. Lyric `line` events against the tone change heard")
+        add("")
+        add("Each format's file with `lyrics-steps.lrc` beside it under the same stem (a sidecar: line n at "
+            "second 2n + 1), `refrain play FILE --output pulse --events --duration 10.5`, the monitor recorded "
+            "as in section 5; the tone change is placed by fitting the new tone and following it back "
+            "(`tone_onset`, as for seeks in section 2). Error = the `line` event's arrival − the change heard; "
+            "*on the sink's clock* subtracts the sink's block, as in section 5.")
+        add("")
+        add("| format | lines | errors as recorded | median \\|error\\| on the sink's clock | max | dropouts |")
+        add("| --- | --- | --- | --- | --- | --- |")
+        for kind, v in ln.items():
+            pa = [abs(x) for x in v.get("errors_pa_ms") or []]
+            add(f"| {LABEL[kind]} | {v['lines']} | {', '.join(f'{x:.1f}' for x in v['errors_ms'])} ms | "
+                f"{_f(_median(pa), 1, ' ms')} | {_f(max(pa) if pa else None, 1, ' ms')} | {len(v.get('dropouts') or [])} |")
+        add("")
+        meds = [_median([abs(x) for x in v.get("errors_pa_ms") or []]) for v in ln.values()]
+        meds = [m for m in meds if m is not None]
+        add(("Every format's median is within the 10 ms goal" if meds and max(meds) <= 10 else
+             "**Not every format's median is within the 10 ms goal**")
+            + f" (worst {_f(max(meds) if meds else None, 1, ' ms')}); the lines follow the audible clock the "
+            "same way whatever the decoder.")
+        add("")
+    sk = R.get("seeks")
+    if sk:
+        add("### 19e. Seeks, as heard")
+        add("")
+        add("`refrain play FILE --output pulse --events`; once a `position` event passes 1.2 s, "
+            + ", ".join(f"`seek {t}`" for t, _ in SEEKS) + " on stdin, "
+            + ", ".join(f"{h} s" for _, h in SEEKS) + " apart. For each: the new second's tone is found "
+            "after the command (`tone_onset`), and so is the next whole second's; the position the seek "
+            "landed on is that second minus the time between the two. The same measurement on the source "
+            "spliced at exactly the target gives the finders' own bias (about +1 ms), which is taken off: "
+            "*error* = landed − where a perfect splice is measured. *Latency* is the command to the new tone, "
+            "as recorded (add the sink's block of 20 ms for its clock; negative: the null sink renders ahead).")
+        add("")
+        add("| format | " + " | ".join(f"seek {t}: error, latency" for t, _ in SEEKS) + " |")
+        add("| --- | " + " | ".join("---" for _ in SEEKS) + " |")
+        for kind, v in sk.items():
+            cells = []
+            for r in v["rows"]:
+                cells.append(f"{r['error_ms']:+.2f} ms, {r['latency_ms']:.0f} ms" if r.get("error_ms") is not None
+                             else r.get("note", "n/a"))
+            add(f"| {LABEL[kind]} | " + " | ".join(cells) + " |")
+        add("")
+        errs = [abs(r["error_ms"]) for v in sk.values() for r in v["rows"] if r.get("error_ms") is not None]
+        if errs:
+            add(f"Every seek measured landed within {max(errs):.2f} ms of the asked position (goal ±50 ms: "
+                + ("met" if max(errs) <= 50 else "**missed**") + ").")
+            add("")
+    ph = R.get("play_heard")
+    if ph:
+        add("### 19f. `space` to sound heard in the full-screen player, track loaded")
+        add("")
+        add("`refrain --output pulse` in a 100×30 tmux pane (section 6's set-up); the file is queued with "
+            "`refrain ctl queue add FILE` and `ctl play`, played 1 s and paused with `space`. Then, "
+            f"{ph['reps']} times: 0.8 s paused, `space` (`tmux send-keys`; the time is taken just before), 0.6 s "
+            "of sound, `space`. cmus: the same in its pane with `c` after `cmus-remote -f FILE`; mpg123: "
+            "`mpg123 -R -o pulse`, `LOAD FILE`, then `PAUSE` on its stdin (no tmux in between). Heard = the "
+            "first recorded sample louder than −54 dBFS; presses made while the recording was not silent "
+            "are left out. On the sink's clock = as recorded + the sink's 20 ms block.")
+        add("")
+        add("| player | file | as recorded, each | median on the sink's clock | max |")
+        add("| --- | --- | --- | --- | --- |")
+        for key, r in ph.items():
+            if not isinstance(r, dict):
+                continue
+            who, kind = key.split("_", 1)
+            if "error" in r:
+                add(f"| {who} | {LABEL.get(kind, kind)} | {r['error']} | | |")
+                continue
+            m, x, n = _play_heard_stats(r)
+            add(f"| {who} | {LABEL.get(kind, kind)} | "
+                + ", ".join("—" if v is None else f"{v:.1f}" for v in r["ms"]) + f" ms | {_f(m, 1, ' ms')} (n = {n}) | "
+                f"{_f(x, 1, ' ms')} |")
+        add("")
+        add("Goal: no slower than cmus. " + "; ".join(
+            f"{LABEL[k]}: Refrain {_f(_play_heard_stats(ph.get(f'refrain_{k}'))[0], 1, ' ms')}, cmus "
+            f"{_f(_play_heard_stats(ph.get(f'cmus_{k}'))[0], 1, ' ms')}" for k in ("mp3", "flac16")
+            if ph.get(f"refrain_{k}")) + ". The max column shows single slow presses (another build "
+            "was running on the machine).")
+        add("")
+    if R.get("error"):
+        add(f"The section stopped early: {R['error']}")
+        add("")
+    return L
