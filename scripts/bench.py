@@ -2,7 +2,8 @@
 """Refrain's benchmarks: measures the player and writes docs/benchmarks.md.
 
 Sections 1-5 (audio) are here and in bench_audio.py (section 5 is measured a second time
-under `stress-ng --cpu 4` by bench_load.py); 6-11 (the full-screen player in tmux,
+under `stress-ng --cpu 4` by bench_load.py); 19 (every format, against the reference
+decoder CLIs and cmus) is bench_formats.py; 6-11 (the full-screen player in tmux,
 `refrain ctl`, recovery from a lost audio server) in bench_tui.py; 12 (library scan and
 search) runs scripts/bench_library.py and reads its JSON; 13 (cover art against chafa) is
 scripts/bench_cover.py.
@@ -46,6 +47,7 @@ import audio_analysis as aa  # noqa: E402  (Refrain's end-to-end helpers)
 import bench_audio as ba  # noqa: E402
 import bench_build as bbd  # noqa: E402  (section 18: the edit–run loop)
 import bench_cover as bcv  # noqa: E402  (section 13: cover art against chafa)
+import bench_formats as bfm  # noqa: E402  (section 19: every format, against the reference CLIs and cmus)
 import bench_load as bld  # noqa: E402  (section 5 again under stress-ng --cpu 4)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_room as brm  # noqa: E402  (section 15: listening rooms)
@@ -78,6 +80,10 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
   against cmus; and recovery when the audio server comes back.
 - **12, the local library** (`scripts/bench_library.py`): folder scans against cmus, and
   search latency.
+- **19, every format** (`scripts/bench_formats.py`): FLAC (16- and 24-bit), Ogg Vorbis, Opus,
+  AAC in M4A, WAV and MP3 against their reference decoder CLIs and cmus: CPU and memory to
+  play, a mixed 10,000-file scan, the join between two files as heard, lyric events, seeks,
+  and `space` to sound in the full-screen player.
 - **13, cover art** (`scripts/bench_cover.py`): a 1000×1000 JPEG and PNG into 30×15 half
   blocks, against chafa; the cover's bytes and memory in the full-screen player.
 - **14, MPRIS** (`scripts/bench_mpris.py`): `Get` of `Metadata` and `Position`, and
@@ -1071,6 +1077,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bsp.summary_rows(R.get("spotify"), within))
     L.extend(bly.summary_rows(R.get("lyrics"), within))
     L.extend(bbd.summary_rows(R.get("build"), within))
+    L.extend(bfm.summary_rows(R.get("formats"), within))
     add("")
 
     # ---- 1
@@ -1333,6 +1340,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bsp.sections(R.get("spotify"), cmdline))
     L.extend(bly.sections(R.get("lyrics"), cmdline))
     L.extend(bbd.sections(R.get("build"), cmdline))
+    L.extend(bfm.sections(R.get("formats"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1375,8 +1383,8 @@ def render(m: dict, R: dict, args) -> str:
             f"splice (median; worst {max(o, key=abs):+.3f} ms). Sliding the decoded file over itself (used "
             f"for lyric lines) finds every whole second {median(mt):+.3f} ms off (worst {max(mt, key=abs):+.3f} ms).")
     add("- Re-run `make bench` to reproduce; `python3 scripts/bench.py --help` lists options "
-        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--runs N`, "
-        "`--library-n N`)."
+        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--only 19`, "
+        "`--runs N`, `--library-n N`, `--formats-parts`, `--formats-kinds`, `--formats-runs`)."
         + (f" This run took {R['elapsed_s'] / 60:.1f} min." if R.get("elapsed_s") else ""))
     add("")
     return "\n".join(L) + "\n"
@@ -1407,7 +1415,17 @@ def main() -> int:
                          "recovery), 12 or lib (library scan and search), 13 (cover art), 14 (MPRIS), "
                          "15 (listening rooms), 16 (Spotify import and matching), "
                          "17 (lyrics: stamp accuracy, lyric search, romanization), "
-                         "18 (the edit–run loop: a fresh clone's build, and builds with nothing changed)")
+                         "18 (the edit–run loop: a fresh clone's build, and builds with nothing changed), "
+                         "19 (every format: CPU, scan, gaps, lyric lines and seeks against the reference "
+                         "CLIs and cmus)")
+    ap.add_argument("--formats-parts", default="abcdef",
+                    help="parts of section 19: a CPU and RSS, b library scan, c gaps, d lyric lines, "
+                         "e seeks, f play to sound in the full-screen player")
+    ap.add_argument("--formats-kinds", default="",
+                    help="comma list of the formats section 19 plays (default all: "
+                         + ",".join(bfm.KINDS) + ")")
+    ap.add_argument("--formats-runs", type=int, default=None,
+                    help="30 s plays of each format and player in 19a (default 3, 1 with --quick)")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1419,7 +1437,7 @@ def main() -> int:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
         {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16", "17",
-         "18"}
+         "18", "19"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1427,7 +1445,7 @@ def main() -> int:
         print(f"bench: no refrain binary at {binary}: build it (swift build -c release) or set REFRAIN_BIN",
               file=sys.stderr)
         return 1
-    if only - {"13", "16", "18"} and (not STEPS.exists() or not STEPS_LRC.exists()):
+    if only - {"13", "16", "18", "19"} and (not STEPS.exists() or not STEPS_LRC.exists()):
         print(f"bench: fixtures missing: run scripts/make-test-fixtures {rel(FIXTURES)}", file=sys.stderr)
         return 1
 
@@ -1495,14 +1513,19 @@ def main() -> int:
             R["build"] = bbd.run(ctx, quick=args.quick, log=log)
         if "lib" in only or "12" in only:
             R["library"] = bench_library(ctx, args)
+        if "19" in only:
+            R["formats"] = bfm.run(ctx, sys.modules[__name__], quick=args.quick, log=log,
+                                   parts=args.formats_parts, library_files=args.library_n or 10_000,
+                                   kinds=[k for k in args.formats_kinds.split(",") if k], runs=args.formats_runs)
         if "13" in only:
             R["cover"] = bcv.run(bench_bin, tmp / "cover", runs=5 if args.quick else 15)
             shutil.rmtree(tmp / "cover", ignore_errors=True)
         R["elapsed_s"] = time.monotonic() - started
         m["load_end"] = _loadavg()
+        # The raw results first: a figure that fails to render is not lost with them.
+        (tmp / "results.json").write_text(json.dumps({**R, "machine": m}, default=str, indent=1))
         text = render(m, R, args)
         write_doc(text, args.out)
-        (tmp / "results.json").write_text(json.dumps(R, default=str, indent=1))
         log(f"wrote {rel(args.out)} in {time.monotonic() - started:.0f} s (raw results: {tmp}/results.json)")
     finally:
         ctx["refrain"].cleanup()
