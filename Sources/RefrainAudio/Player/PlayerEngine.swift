@@ -64,8 +64,24 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var announcement: (due: Double, events: [PlayerEvent], gain: Double?)?
   /// Whether the output is open (the player closes an idle sound-server connection).
   private var outputOpen = false
+  /// The format the output was last opened at, while it is open.
+  private var outputFormat: AudioFormat?
   /// Set while the audio server is gone and the current track waits for it.
   private var outage: Outage?
+  /// The last frames decoded, held back while the prepared successor needs the output
+  /// reopened at another format, so the track's very end can be faded out (see ``edgeFade``).
+  private var heldTail: [UInt8] = []
+  /// Whether the next write starts an output reopened for a new format: silence, then the
+  /// track faded in.
+  private var fadeInPending = false
+  /// Seconds faded out and in either side of a reopened output: a tone cut mid-wave is a
+  /// click.
+  private static let edgeFade = 0.005
+  /// Seconds of silence written after the fade-out and before the fade-in: PulseAudio may
+  /// cut the edges of a stream (up to about 15 ms of a new stream's start, seen on its null
+  /// sink), and then it cuts silence.
+  private static let edgePadOut = 0.020
+  private static let edgePadIn = 0.030
   /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
   private let idleClose: Double
   private let replayGain: ReplayGainPolicy
@@ -289,7 +305,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       }
     case .stop:
       awaitingSuccessor = false
-      output.drop()
+      dropOutput()
       current = nil
       withClock { $0.reset(to: 0) }
       setState(.stopped)
@@ -298,7 +314,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       let limit = current.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
       // A deep queue gets the new position's first audio in place of its queue, in one go.
       let deepQueue = output.bufferAhead != nil
-      if !deepQueue { output.drop() }
+      if !deepQueue { dropOutput() }
+      heldTail.removeAll(keepingCapacity: true)
       do {
         let reached = try current.decoder.seek(to: min(max(0, seconds), limit))
         withClock { $0.reset(to: reached) }
@@ -316,7 +333,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// Drops what the output holds and moves the decoder back to the position heard.
   private func rewindToHeard(_ loaded: Loaded) {
     let heard = withClock { $0.position(at: MonotonicClock.now) }
-    output.drop()
+    dropOutput()
     let reached = (try? loaded.decoder.seek(to: heard)) ?? heard
     withClock { $0.reset(to: reached) }
   }
@@ -341,7 +358,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   private func startTrack(_ track: Track, at start: Double) {
     awaitingSuccessor = false
-    output.drop()
+    dropOutput()
     current = nil
     setState(.loading)
     var loaded: Loaded
@@ -375,8 +392,11 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         $0.reset(to: reached, sampleRate: loaded.decoder.format.sampleRate)
         heardGain = loaded.gain
       }
+      // A stream reopened at another format starts from silence, faded in.
+      let reopened = outputFormat.map { $0 != loaded.decoder.format } ?? false
       do {
         try openOutput(loaded.decoder.format)
+        fadeInPending = reopened
       } catch AudioError.noAudioServer(let detail) {
         post(.started(loaded.track, duration: loaded.decoder.duration))
         waitForServer(loaded, after: detail)
@@ -393,19 +413,28 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     }
   }
 
+  /// Drops what the output holds, with any tail held back for a fade.
+  private func dropOutput() {
+    heldTail.removeAll(keepingCapacity: true)
+    fadeInPending = false
+    output.drop()
+  }
+
   private func openOutput(_ format: AudioFormat) throws {
     try output.open(format)
     outputOpen = true
+    outputFormat = format
   }
 
   private func closeOutput() {
     output.close()
     outputOpen = false
+    outputFormat = nil
   }
 
   private func fail(_ track: Track, _ error: Error) {
     let message = (error as? AudioError)?.description ?? "\(track.displayName): \(error)"
-    output.drop()
+    dropOutput()
     current = nil
     setState(.stopped)
     post(.failed(track, message: message))
@@ -440,22 +469,109 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       let count = try decode(loaded, upTo: limit)
       if count > 0 {
         applyVolume(count: count, gain: loaded.gain)
-        do {
+        if heldTail.isEmpty, !fadeInPending, !reopensForNext(loaded) {
           try buffer.withUnsafeBytes {
-            try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+            try write(UnsafeRawBufferPointer(rebasing: $0[0..<count]), loaded, padding: 0)
           }
-        } catch AudioError.outputFailed(let detail) {
-          waitForServer(loaded, after: detail)
-          return
+        } else {
+          try writeAtFormatChange(Array(buffer[0..<count]), loaded)
         }
-        let latency = output.latency
-        let frames = count / loaded.decoder.format.bytesPerFrame
-        withClock { $0.didWrite(frames: frames, latency: latency, at: MonotonicClock.now) }
       } else if loaded.decoder.isAtEnd {
+        guard try writeHeldTail(loaded) else { return }
         finish(loaded)
       }
+    } catch AudioError.outputFailed(let detail) {
+      waitForServer(loaded, after: detail)
     } catch {
       fail(loaded.track, error)
+    }
+  }
+
+  /// Writes `bytes` and moves the clock by all but the first `padding` bytes (silence that
+  /// is no part of the track).
+  private func write(_ bytes: UnsafeRawBufferPointer, _ loaded: Loaded, padding: Int) throws {
+    try output.write(bytes)
+    let latency = output.latency
+    let frames = (bytes.count - padding) / loaded.decoder.format.bytesPerFrame
+    withClock { $0.didWrite(frames: frames, latency: latency, at: MonotonicClock.now) }
+  }
+
+  /// Whether the prepared successor plays at another format, so the output is reopened
+  /// between the two.
+  private func reopensForNext(_ loaded: Loaded) -> Bool {
+    guard case .success(let next)? = prepared?.result else { return false }
+    return next.decoder.format != loaded.decoder.format
+  }
+
+  /// Writes `chunk` where a format change is near: after silence and faded in when the
+  /// output was just reopened, and keeping the last ``edgeFade`` back while the successor
+  /// needs a reopened output.
+  private func writeAtFormatChange(_ chunk: [UInt8], _ loaded: Loaded) throws {
+    let format = loaded.decoder.format
+    var bytes = heldTail + chunk
+    heldTail.removeAll(keepingCapacity: true)
+    var padding = 0
+    if fadeInPending {
+      fadeInPending = false
+      Self.fade(&bytes, format: format, fadingIn: true)
+      padding = Self.edgeFrames(Self.edgePadIn, format) * format.bytesPerFrame
+      bytes = [UInt8](repeating: 0, count: padding) + bytes
+    }
+    if reopensForNext(loaded) {
+      let keep = min(
+        bytes.count - padding, Self.edgeFrames(Self.edgeFade, format) * format.bytesPerFrame)
+      heldTail.append(contentsOf: bytes.suffix(keep))
+      bytes.removeLast(keep)
+    }
+    try bytes.withUnsafeBytes { try write($0, loaded, padding: padding) }
+  }
+
+  /// Writes the track's held-back end, faded out and followed by silence when the output is
+  /// reopened next; false when the output has no room for it yet (the pump comes back).
+  private func writeHeldTail(_ loaded: Loaded) throws -> Bool {
+    guard !heldTail.isEmpty else { return true }
+    let format = loaded.decoder.format
+    var bytes = heldTail
+    var padding = 0
+    if reopensForNext(loaded) {
+      Self.fade(&bytes, format: format, fadingIn: false)
+      padding = Self.edgeFrames(Self.edgePadOut, format) * format.bytesPerFrame
+    }
+    if let writable = output.writableBytes, writable < bytes.count + padding {
+      sleepUnlessMail(0.02)
+      return false
+    }
+    heldTail.removeAll(keepingCapacity: true)
+    // The silence comes after the track here: written, but not counted on the clock.
+    try bytes.withUnsafeBytes { try write($0, loaded, padding: 0) }
+    if padding > 0 {
+      try [UInt8](repeating: 0, count: padding).withUnsafeBytes { try output.write($0) }
+    }
+    return true
+  }
+
+  /// Frames in `seconds` of `format`.
+  private static func edgeFrames(_ seconds: Double, _ format: AudioFormat) -> Int {
+    Int((seconds * Double(format.sampleRate)).rounded())
+  }
+
+  /// Ramps 16-bit `bytes` on a half cosine: up from silence over their first ``edgeFade``
+  /// when `fadingIn`, else down to silence over all of them.
+  static func fade(_ bytes: inout [UInt8], format: AudioFormat, fadingIn: Bool) {
+    let frames = bytes.count / format.bytesPerFrame
+    let span = fadingIn ? min(frames, edgeFrames(edgeFade, format)) : frames
+    guard span > 0 else { return }
+    bytes.withUnsafeMutableBytes { raw in
+      let samples = raw.bindMemory(to: Int16.self)
+      for frame in 0..<span {
+        let step = fadingIn ? frame : span - 1 - frame
+        let gain = Float(0.5 - 0.5 * cos(Double.pi * Double(step) / Double(span)))
+        let offset = fadingIn ? frame : frames - span + frame
+        for channel in 0..<format.channels {
+          let index = offset * format.channels + channel
+          samples[index] = Int16((Float(samples[index]) * gain).rounded())
+        }
+      }
     }
   }
 
@@ -483,7 +599,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     // About 0.2 s at 44.1 kHz: enough to cover the server's next request.
     let count = try decode(loaded, upTo: Self.frameBytes * 8)
     guard count > 0 else {
-      output.drop()
+      dropOutput()
       return
     }
     applyVolume(count: count, gain: loaded.gain)
@@ -503,6 +619,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// it is paused now).
   private func waitForServer(_ loaded: Loaded, after detail: String, paused: Bool? = nil) {
     let resumeAt = withClock { $0.position(at: MonotonicClock.now) }
+    heldTail.removeAll(keepingCapacity: true)
     closeOutput()
     withClock { $0.reset(to: resumeAt) }
     current = loaded
