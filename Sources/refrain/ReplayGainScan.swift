@@ -36,7 +36,10 @@ struct ReplayGainScan {
     var groups: [[LibraryStore.GainCandidate]] = []
     var byAlbum: [Int64: Int] = [:]
     for candidate in try store.replayGainCandidates(under: folders) {
-      if let tags = try? TagFormats.replayGain(of: URL(fileURLWithPath: candidate.path)),
+      // A file measured before and unchanged since had no gain tags then, nor has it now:
+      // its tags are not read again.
+      if !Self.isCurrent(candidate),
+        let tags = try? TagFormats.replayGain(of: URL(fileURLWithPath: candidate.path)),
         tags.trackGain != nil
       {
         summary.tagged += 1
