@@ -197,7 +197,9 @@ struct SpotifyCommand: ParsableCommand {
         let s = imported.summary
         print(
           "Last import \(imported.at): \(s.playlists) playlists, \(s.albums) albums, \(s.tracks) "
-            + "tracks (\(s.matchedLocal) local, \(s.matchedPreview) previews, \(s.unmatched) unmatched)."
+            + "tracks (\(s.matchedLocal) local, "
+            + (s.matchedSubsonic > 0 ? "\(s.matchedSubsonic) on your server, " : "")
+            + "\(s.matchedPreview) previews, \(s.unmatched) unmatched)."
         )
       } else {
         print("Nothing imported yet.")
@@ -265,6 +267,7 @@ struct SpotifyCommand: ParsableCommand {
   static func sentence(_ summary: SpotifyImportSummary) -> String {
     "Imported \(summary.playlists) playlists, \(summary.albums) albums and "
       + "\(summary.tracks) tracks: \(summary.matchedLocal) play from your files, "
+      + (summary.matchedSubsonic > 0 ? "\(summary.matchedSubsonic) from your server, " : "")
       + "\(summary.matchedPreview) from previews, \(summary.unmatched) cannot be played."
   }
 

@@ -184,7 +184,9 @@ struct StartCommand: ParsableCommand {
             stage: step.notice ?? step.stage, done: step.done, total: step.total))
       }
       return "Spotify: \(summary.tracks) tracks, \(summary.unmatched) unplayable, "
-        + "\(summary.matchedLocal) from your files, \(summary.matchedPreview) previews "
+        + "\(summary.matchedLocal) from your files, "
+        + (summary.matchedSubsonic > 0 ? "\(summary.matchedSubsonic) from your server, " : "")
+        + "\(summary.matchedPreview) previews "
         + "(\(summary.playlists) playlists, \(summary.albums) albums)"
     }
     if let base = config.lrclibURL(environment: environment) {

@@ -141,6 +141,71 @@ final class SpotifyLibraryTests: XCTestCase {
     XCTAssertNotNil(liked[4].unplayableReason)
   }
 
+  func testTheServerIsAskedBeforePreviewsAndItsSongPlaysThroughTheServerProvider() async throws {
+    let store = try LibraryTestSupport.makeStore(self)
+    try store.replaceSpotifyLikes(with: [
+      CatalogTrack(
+        id: "s", provider: "spotify", title: "Home Run", artist: "Server", isrc: "QZAAA2600011"),
+      CatalogTrack(id: "t", provider: "spotify", title: "No Code", artist: "Server", duration: 200),
+      CatalogTrack(
+        id: "p", provider: "spotify", title: "Elsewhere", artist: "Radio", isrc: "QZAAA2600002"),
+      CatalogTrack(id: "n", provider: "spotify", title: "Nowhere", artist: "Nobody"),
+    ])
+    let serverAsked = Counter()
+    let server: SpotifyMatcher.ServerLookup = { track in
+      serverAsked.increment()
+      switch track.id {
+      case "s": return "song-11"
+      case "t": return "song-12"
+      default: return nil
+      }
+    }
+    let previews: SpotifyMatcher.PreviewLookup = { isrc in
+      guard isrc == "QZAAA2600002" else { return nil }
+      return CatalogTrack(
+        id: "3135556", provider: "deezer", title: "Elsewhere",
+        streamURL: URL(string: "http://127.0.0.1:9/preview.mp3"))
+    }
+    let summary = try await SpotifyMatcher(store: store, server: server, previews: previews)
+      .matchAll { _, _ in }
+    XCTAssertEqual(
+      [summary.matchedSubsonic, summary.matchedPreview, summary.unmatched], [2, 1, 1])
+    XCTAssertEqual(serverAsked.value, 4, "a track without an ISRC is asked by title")
+    let matches = try store.spotifyMatches()
+    XCTAssertEqual(matches["s"], SpotifyMatch(kind: .subsonic, serverID: "song-11"))
+    XCTAssertEqual(matches["t"]?.serverID, "song-12")
+    XCTAssertEqual(matches["p"]?.kind, .preview)
+    XCTAssertEqual(
+      matches["n"]?.reason, "no local file, not on your server, and Spotify gave no ISRC")
+    // A found server song is kept; the rest are asked again (the server's collection grows),
+    // and a preview found before stays while the server has nothing better.
+    let again = try await SpotifyMatcher(store: store, server: server, previews: previews)
+      .matchAll { _, _ in }
+    XCTAssertEqual([again.matchedSubsonic, again.matchedPreview, again.unmatched], [2, 1, 1])
+    XCTAssertEqual(serverAsked.value, 6)
+    // The listing shows the match without credentials; the server provider makes the URL.
+    let liked = try store.spotifyLikedTracks()
+    XCTAssertEqual(liked.first { $0.id == "s" }?.match, "subsonic")
+    let provider = SpotifyCatalogProvider(
+      store: store, previews: nil, server: StreamOnlyProvider(name: "subsonic"))
+    let url = try await provider.streamURL(for: liked.first { $0.id == "s" }!)
+    XCTAssertEqual(url.absoluteString, "http://127.0.0.1:9/stream?id=song-11")
+    let withoutLogin = SpotifyCatalogProvider(store: store, previews: nil)
+    do {
+      _ = try await withoutLogin.streamURL(for: liked.first { $0.id == "s" }!)
+      XCTFail("a server match plays only with a login")
+    } catch let error as CatalogError {
+      XCTAssertTrue("\(error)".contains("refrain subsonic login"), "\(error)")
+    }
+  }
+
+  func testASummaryStoredBeforeServerMatchesStillReads() throws {
+    let old =
+      #"{"playlists":1,"tracks":3,"albums":0,"matched_local":1,"matched_preview":1,"unmatched":1}"#
+    let summary = try JSONDecoder().decode(SpotifyImportSummary.self, from: Data(old.utf8))
+    XCTAssertEqual([summary.tracks, summary.matchedSubsonic, summary.unmatched], [3, 0, 1])
+  }
+
   func testPreviewsFoundAreKeptAndTheCatalogIsNotAskedAgain() async throws {
     let store = try LibraryTestSupport.makeStore(self)
     try store.replaceSpotifyLikes(with: [
@@ -178,5 +243,24 @@ final class SpotifyLibraryTests: XCTestCase {
     private var count = 0
     var value: Int { lock.withLock { count } }
     func increment() { lock.withLock { count += 1 } }
+  }
+}
+
+/// A provider that only makes stream URLs, standing in for the Subsonic provider.
+private struct StreamOnlyProvider: CatalogProvider {
+  let name: String
+  func home() async throws -> [HomeSection] { [] }
+  func search(_ query: String, kind: SearchKind, offset: Int, limit: Int) async throws -> Page<
+    CatalogItem
+  > { throw CatalogError.unsupported("search") }
+  func album(id: String) async throws -> AlbumDetail { throw CatalogError.unsupported("albums") }
+  func artist(id: String) async throws -> ArtistDetail {
+    throw CatalogError.unsupported("artists")
+  }
+  func playlist(id: String, offset: Int, limit: Int) async throws -> PlaylistDetail {
+    throw CatalogError.unsupported("playlists")
+  }
+  func streamURL(for track: CatalogTrack) async throws -> URL {
+    URL(string: "http://127.0.0.1:9/stream?id=\(track.id)")!
   }
 }

@@ -7,7 +7,7 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"]
+  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v13"]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -22,6 +22,7 @@ enum LibrarySchema {
     migrator.registerMigration("v8") { db in try createScrobbleQueue(db) }
     migrator.registerMigration("v9") { db in try createSpotify(db) }
     migrator.registerMigration("v10") { db in try createReplayGain(db) }
+    migrator.registerMigration("v13") { db in try matchSpotifyOnServer(db) }
     return migrator
   }
 
@@ -45,6 +46,7 @@ enum LibrarySchema {
       try createScrobbleQueue(db)
       try createSpotify(db)
       try createReplayGain(db)
+      try matchSpotifyOnServer(db)
       // The table GRDB's migrator keeps its applied migrations in.
       try db.execute(
         sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
@@ -54,6 +56,31 @@ enum LibrarySchema {
       }
       return .commit
     }
+  }
+
+  /// v13: an imported Spotify track may play from the user's Subsonic server: the match's
+  /// kind gains `subsonic`, with the server's song ID in `server_id`. SQLite cannot change
+  /// a CHECK in place, so the table is rebuilt, keeping every match.
+  private static func matchSpotifyOnServer(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE spotify_matches_v13 (
+          track_id TEXT PRIMARY KEY NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('local', 'subsonic', 'preview', 'none')),
+          local_path TEXT,
+          server_id TEXT,
+          preview_id TEXT,
+          preview_url TEXT,
+          reason TEXT,
+          checked_at REAL NOT NULL
+        );
+        INSERT INTO spotify_matches_v13 (track_id, kind, local_path, preview_id, preview_url,
+          reason, checked_at)
+          SELECT track_id, kind, local_path, preview_id, preview_url, reason, checked_at
+          FROM spotify_matches;
+        DROP TABLE spotify_matches;
+        ALTER TABLE spotify_matches_v13 RENAME TO spotify_matches;
+        """)
   }
 
   /// v10: ReplayGain measured by `refrain scan --replaygain`, per file, with the size and

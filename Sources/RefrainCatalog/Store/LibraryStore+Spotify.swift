@@ -13,12 +13,14 @@ struct SpotifyStagedItem: Sendable, Equatable {
 public struct SpotifyMatch: Sendable, Equatable {
   /// How it plays.
   public enum Kind: String, Sendable {
-    case local, preview, none
+    case local, subsonic, preview, none
   }
 
   public var kind: Kind
   /// The local file, for `local`.
   public var localPath: String?
+  /// The Subsonic server's song ID, for `subsonic` (its stream URL is made at play time).
+  public var serverID: String?
   /// The preview catalog's track ID, for `preview` (its URL expires: fetch a fresh one).
   public var previewID: String?
   /// The last preview URL seen, for listing before a fresh one is fetched.
@@ -27,11 +29,12 @@ public struct SpotifyMatch: Sendable, Equatable {
   public var reason: String?
 
   public init(
-    kind: Kind, localPath: String? = nil, previewID: String? = nil, previewURL: String? = nil,
-    reason: String? = nil
+    kind: Kind, localPath: String? = nil, serverID: String? = nil, previewID: String? = nil,
+    previewURL: String? = nil, reason: String? = nil
   ) {
     self.kind = kind
     self.localPath = localPath
+    self.serverID = serverID
     self.previewID = previewID
     self.previewURL = previewURL
     self.reason = reason
@@ -375,17 +378,19 @@ extension LibraryStore {
       let time = Self.now()
       let statement = try db.cachedStatement(
         sql: """
-          INSERT INTO spotify_matches (track_id, kind, local_path, preview_id, preview_url,
-            reason, checked_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
+          INSERT INTO spotify_matches (track_id, kind, local_path, server_id, preview_id,
+            preview_url, reason, checked_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (track_id) DO UPDATE SET kind = excluded.kind,
-            local_path = excluded.local_path, preview_id = excluded.preview_id,
+            local_path = excluded.local_path, server_id = excluded.server_id,
+            preview_id = excluded.preview_id,
             preview_url = excluded.preview_url, reason = excluded.reason,
             checked_at = excluded.checked_at
           """)
       for (id, match) in matches {
         try statement.execute(arguments: [
-          id, match.kind.rawValue, match.localPath, match.previewID, match.previewURL,
+          id, match.kind.rawValue, match.localPath, match.serverID, match.previewID,
+          match.previewURL,
           match.reason, time,
         ])
       }
@@ -498,7 +503,8 @@ extension LibraryStore {
 
   private static func matches(in db: Database, ids: [String]?) throws -> [String: SpotifyMatch] {
     var sql =
-      "SELECT track_id, kind, local_path, preview_id, preview_url, reason FROM spotify_matches"
+      "SELECT track_id, kind, local_path, server_id, preview_id, preview_url, reason"
+      + " FROM spotify_matches"
     var arguments = StatementArguments()
     if let ids {
       guard !ids.isEmpty else { return [:] }
@@ -509,7 +515,8 @@ extension LibraryStore {
     for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
       matches[row["track_id"]] = SpotifyMatch(
         kind: SpotifyMatch.Kind(rawValue: row["kind"]) ?? .none, localPath: row["local_path"],
-        previewID: row["preview_id"], previewURL: row["preview_url"], reason: row["reason"])
+        serverID: row["server_id"], previewID: row["preview_id"], previewURL: row["preview_url"],
+        reason: row["reason"])
     }
     return matches
   }
@@ -521,6 +528,10 @@ extension LibraryStore {
     case .local?:
       track.streamURL = match?.localPath.map { URL(fileURLWithPath: $0) }
       track.match = "local"
+    case .subsonic?:
+      // A stand-in without credentials: the provider makes the real URL at play time.
+      track.streamURL = match?.serverID.flatMap { URL(string: "subsonic:song/\($0)") }
+      track.match = "subsonic"
     case .preview?:
       track.streamURL = match?.previewURL.flatMap(URL.init(string:))
       track.match = "preview"

@@ -4,8 +4,10 @@ import RefrainCore
 /// The user's imported Spotify library as a catalog, offline: Home lists the imported
 /// playlists, Liked Songs and saved albums; Search looks through the imported tracks.
 ///
-/// Every track carries what plays it (``CatalogTrack/match``): a local file, or the preview
-/// catalog's preview, whose URL ``streamURL(for:)`` fetches fresh because previews expire.
+/// Every track carries what plays it (``CatalogTrack/match``): a local file, a song on the
+/// user's Subsonic server, or the preview catalog's preview. ``streamURL(for:)`` makes the
+/// server's and the preview's URLs fresh at play time (previews expire, and a stored server
+/// URL would hold credentials).
 /// A track nothing plays is listed with its reason and cannot be queued.
 public struct SpotifyCatalogProvider: CatalogProvider {
   public let name = SpotifyMapping.provider
@@ -14,12 +16,16 @@ public struct SpotifyCatalogProvider: CatalogProvider {
 
   private let store: LibraryStore
   private let previews: DeezerCatalogProvider?
+  private let server: (any CatalogProvider)?
 
-  /// The provider over `store`; `previews` plays preview matches (without it they cannot
-  /// be played).
-  public init(store: LibraryStore, previews: DeezerCatalogProvider?) {
+  /// The provider over `store`; `server` (the Subsonic provider) plays server matches and
+  /// `previews` plays preview matches (without them, those cannot be played).
+  public init(
+    store: LibraryStore, previews: DeezerCatalogProvider?, server: (any CatalogProvider)? = nil
+  ) {
     self.store = store
     self.previews = previews
+    self.server = server
   }
 
   public func home() async throws -> [HomeSection] {
@@ -135,6 +141,13 @@ public struct SpotifyCatalogProvider: CatalogProvider {
         )
       }
       return URL(fileURLWithPath: path)
+    case .subsonic?:
+      guard let server, let id = match?.serverID else {
+        throw CatalogError.unplayable(
+          "\(track.title) plays from your Subsonic server: log in with `refrain subsonic login`")
+      }
+      return try await server.streamURL(
+        for: CatalogTrack(id: id, provider: server.name, title: track.title))
     case .preview?:
       guard let previews, let id = match?.previewID else {
         throw CatalogError.unplayable(

@@ -8,17 +8,35 @@ public struct SpotifyImportSummary: Codable, Sendable, Equatable {
   public var tracks = 0
   public var albums = 0
   public var matchedLocal = 0
+  /// Tracks that play from the user's Subsonic server.
+  public var matchedSubsonic = 0
   public var matchedPreview = 0
   public var unmatched = 0
 
   enum CodingKeys: String, CodingKey {
     case playlists, tracks, albums
     case matchedLocal = "matched_local"
+    case matchedSubsonic = "matched_subsonic"
     case matchedPreview = "matched_preview"
     case unmatched
   }
 
   public init() {}
+
+  /// Reads a summary; one stored before a count existed reads it as 0.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    func count(_ key: CodingKeys) throws -> Int {
+      try values.decodeIfPresent(Int.self, forKey: key) ?? 0
+    }
+    playlists = try count(.playlists)
+    tracks = try count(.tracks)
+    albums = try count(.albums)
+    matchedLocal = try count(.matchedLocal)
+    matchedSubsonic = try count(.matchedSubsonic)
+    matchedPreview = try count(.matchedPreview)
+    unmatched = try count(.unmatched)
+  }
 }
 
 /// How far an import is, for a progress bar or a line on stderr.

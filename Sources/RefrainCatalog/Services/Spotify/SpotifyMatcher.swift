@@ -7,14 +7,17 @@ import RefrainCore
 /// 1. a scanned local file whose ISRC tag equals the track's;
 /// 2. a local file with the same ``TrackMatchKey`` (artist and title) and a duration within
 ///    ``durationTolerance`` seconds;
-/// 3. the preview catalog's recording with the track's ISRC;
-/// 4. nothing, with the reason.
+/// 3. when a Subsonic login exists, a song on that server: by ISRC, then by artist, title
+///    and duration (``ServerLookup``);
+/// 4. the preview catalog's recording with the track's ISRC;
+/// 5. nothing, with the reason.
 ///
 /// Local matches are worked out again at every import (files come and go; it is one pass
-/// over two dictionaries). A preview, once found, is kept (its URL is fetched fresh at
-/// play time); a track the preview catalog does not have is not asked about again until
-/// `rematchPreviews` is set. Preview results are stored every ``previewBatch`` lookups, so
-/// a killed import does not ask again for those it already has.
+/// over two dictionaries). A server song or a preview, once found, is kept (its URL is made
+/// fresh at play time) until `rematchPreviews` is set; a track without one is asked about
+/// again at the next import on the server, but a preview catalog's "none" is kept. Results
+/// are stored every ``previewBatch`` lookups, so a killed import does not ask again for those
+/// it already has.
 public struct SpotifyMatcher: Sendable {
   /// The most two durations may differ for a title match, in seconds.
   public static let durationTolerance = 3.0
@@ -27,13 +30,26 @@ public struct SpotifyMatcher: Sendable {
   /// be asked.
   public typealias PreviewLookup = @Sendable (String) async throws -> CatalogTrack?
 
+  /// Looks a track up on the user's Subsonic server, by ISRC and then by artist, title and
+  /// duration.
+  ///
+  /// Returns the server's song ID, or `nil` when it has none; throws when the server cannot
+  /// be asked.
+  public typealias ServerLookup = @Sendable (CatalogTrack) async throws -> String?
+
   private let store: LibraryStore
+  private let server: ServerLookup?
   private let previews: PreviewLookup?
   private let rematchPreviews: Bool
 
-  /// A matcher writing to `store`; without `previews`, no track is looked up online.
-  public init(store: LibraryStore, previews: PreviewLookup?, rematchPreviews: Bool = false) {
+  /// A matcher writing to `store`; without `server` no music server is asked, and without
+  /// `previews` no track is looked up online.
+  public init(
+    store: LibraryStore, server: ServerLookup? = nil, previews: PreviewLookup?,
+    rematchPreviews: Bool = false
+  ) {
     self.store = store
+    self.server = server
     self.previews = previews
     self.rematchPreviews = rematchPreviews
   }
@@ -86,8 +102,18 @@ public struct SpotifyMatcher: Sendable {
         summary.matchedLocal += 1
         continue
       }
-      // A preview found before, or the catalog's "none", stays as stored.
+      // A server song or a preview found before stays as stored.
       let previous = earlier[track.id]
+      if previous?.kind == .subsonic && server != nil && !rematchPreviews {
+        summary.matchedSubsonic += 1
+        continue
+      }
+      // The server is asked about every other track, a preview's too: its collection grows,
+      // and its song is the whole track.
+      if server != nil {
+        lookups.append(track)
+        continue
+      }
       if previous?.kind == .preview && !rematchPreviews {
         summary.matchedPreview += 1
         continue
@@ -118,35 +144,16 @@ public struct SpotifyMatcher: Sendable {
     -> SpotifyImportSummary
   {
     var (summary, lookups) = try matchLocally()
-    guard let previews else {
-      var none: [String: SpotifyMatch] = [:]
-      for track in lookups {
-        none[track.id] = SpotifyMatch(kind: .none, reason: "no local file; previews are off")
-      }
-      try store.saveSpotifyMatches(none)
-      summary.unmatched += lookups.count
-      return summary
-    }
+    let earlier = server == nil ? [:] : try store.spotifyMatches()
     if !lookups.isEmpty { progress(0, lookups.count) }
     var batch: [String: SpotifyMatch] = [:]
     for (done, track) in lookups.enumerated() {
-      guard let isrc = track.isrc else { continue }
-      do {
-        if let found = try await previews(isrc), let url = found.streamURL {
-          batch[track.id] = SpotifyMatch(
-            kind: .preview, previewID: found.id, previewURL: url.absoluteString)
-          summary.matchedPreview += 1
-        } else {
-          batch[track.id] = SpotifyMatch(
-            kind: .none, previewID: Self.askedMark,
-            reason: "no local file, no preview (ISRC \(isrc))")
-          summary.unmatched += 1
-        }
-      } catch {
-        // The catalog is unreachable: say so, and ask again on the next import.
-        batch[track.id] = SpotifyMatch(
-          kind: .none, reason: "no local file; the preview catalog could not be asked")
-        summary.unmatched += 1
+      let match = await lookUp(track, earlier: earlier[track.id])
+      batch[track.id] = match
+      switch match.kind {
+      case .subsonic: summary.matchedSubsonic += 1
+      case .preview: summary.matchedPreview += 1
+      case .local, .none: summary.unmatched += 1
       }
       if batch.count >= Self.previewBatch {
         try store.saveSpotifyMatches(batch)
@@ -156,5 +163,44 @@ public struct SpotifyMatcher: Sendable {
     }
     try store.saveSpotifyMatches(batch)
     return summary
+  }
+
+  /// The server's song for `track`, else its preview (one found `earlier` is kept), else why
+  /// there is neither.
+  private func lookUp(_ track: CatalogTrack, earlier: SpotifyMatch?) async -> SpotifyMatch {
+    var notOnServer = "no local file"
+    if let server {
+      do {
+        if let id = try await server(track) { return SpotifyMatch(kind: .subsonic, serverID: id) }
+        notOnServer = "no local file, not on your server"
+      } catch {
+        // Down for now: the next import asks again.
+        notOnServer = "no local file; your server could not be asked"
+      }
+    }
+    if let earlier, earlier.kind == .preview, !rematchPreviews { return earlier }
+    guard let isrc = track.isrc else {
+      return SpotifyMatch(kind: .none, reason: "\(notOnServer), and Spotify gave no ISRC")
+    }
+    guard let previews else {
+      return SpotifyMatch(kind: .none, reason: "\(notOnServer); previews are off")
+    }
+    let noPreview = "\(notOnServer), no preview (ISRC \(isrc))"
+    // The preview catalog's "none" is kept, as without a server.
+    if earlier?.kind == SpotifyMatch.Kind.none, earlier?.previewID == Self.askedMark,
+      !rematchPreviews
+    {
+      return SpotifyMatch(kind: .none, previewID: Self.askedMark, reason: noPreview)
+    }
+    do {
+      if let found = try await previews(isrc), let url = found.streamURL {
+        return SpotifyMatch(kind: .preview, previewID: found.id, previewURL: url.absoluteString)
+      }
+      return SpotifyMatch(kind: .none, previewID: Self.askedMark, reason: noPreview)
+    } catch {
+      // The catalog is unreachable: say so, and ask again on the next import.
+      return SpotifyMatch(
+        kind: .none, reason: "\(notOnServer); the preview catalog could not be asked")
+    }
   }
 }
