@@ -1,0 +1,186 @@
+"""A real Subsonic server for the end-to-end tests: supysonic, run by the venv's Python.
+
+    python subsonic_server.py DATA MUSIC USER PASSWORD API_KEY
+
+Sets supysonic up in DATA (an SQLite database, its cache, a config file), adds USER with
+PASSWORD and the folder MUSIC, scans it, and serves the same WSGI application on three
+ports of 127.0.0.1 with werkzeug's threaded server:
+
+- `token`: a thin layer in front of supysonic, which speaks API 1.12 and takes only
+  passwords. The layer checks `t` = MD5(PASSWORD + `s`) for USER and forwards the request
+  with `p=PASSWORD`, the way a server that takes tokens answers them.
+- `bare`: supysonic as it is, for the test that a server taking only passwords is refused.
+- `opensubsonic`: the token layer plus a small recorded-response fake of the OpenSubsonic
+  endpoints supysonic lacks, built from the OpenSubsonic documentation
+  (opensubsonic.netlify.app/docs): `getOpenSubsonicExtensions` listing
+  `apiKeyAuthentication`, and `apiKey=` authentication (errors 43 and 44 as documented).
+
+Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH` (AUTH is `token`,
+`apikey`, `password` or `none`), so a test can check that Refrain never sends `p=`.
+Prints `READY token=P bare=P opensubsonic=P` once all three listen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+from werkzeug.serving import make_server
+
+
+def main() -> None:
+    data, music, user, password, api_key = sys.argv[1:6]
+    data_dir = Path(data)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    config = data_dir / "supysonic.conf"
+    config.write_text(
+        "[base]\n"
+        f"database_uri = sqlite:///{data_dir / 'supysonic.db'}\n"
+        "[webapp]\n"
+        f"cache_dir = {data_dir / 'cache'}\n"
+        "mount_webui = no\n"
+        "log_level = WARNING\n"
+        "[daemon]\n"
+        f"socket = {data_dir / 'daemon.sock'}\n"
+        "run_watcher = no\n"
+        "[listenbrainz]\n"
+        # Never the internet: a closed port on loopback unless a test links a fake.
+        f"api_url = {os.environ.get('SUPYSONIC_LISTENBRAINZ_URL', 'http://127.0.0.1:9')}\n")
+    env = dict(os.environ, HOME=str(data_dir))
+    cli = [str(Path(sys.executable).parent / "supysonic-cli")]
+    if not (data_dir / "supysonic.db").exists():
+        for args in (["user", "add", user, "-p", password], ["folder", "add", "music", music],
+                     ["folder", "scan", "--foreground", "music"]):
+            subprocess.run(cli + args, cwd=data_dir, env=env, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    from supysonic.config import IniConfig
+    from supysonic.web import create_application
+
+    os.chdir(data_dir)
+    app = create_application(IniConfig([str(config)]))
+    log = RequestLog(data_dir / "requests.log")
+    token = TokenLayer(app, user, password, log, "token")
+    apps = {
+        "token": token,
+        "bare": LoggedApp(app, log, "bare"),
+        "opensubsonic": OpenSubsonicFake(app, TokenLayer(app, user, password, log, "opensubsonic"),
+                                         user, password, api_key, log),
+    }
+    servers = {}
+    for name, wsgi in apps.items():
+        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
+        servers[name] = server
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("READY " + " ".join(f"{n}={s.server_port}" for n, s in servers.items()), flush=True)
+    threading.Event().wait()
+
+
+class RequestLog:
+    """Appends one line per request: the port's name, the method and how it authenticated."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.lock = threading.Lock()
+
+    def record(self, port: str, environ: dict) -> None:
+        query = dict(parse_qsl(environ.get("QUERY_STRING", "")))
+        auth = ("password" if "p" in query else "apikey" if "apiKey" in query
+                else "token" if "t" in query else "none")
+        method = environ.get("PATH_INFO", "").rsplit("/", 1)[-1]
+        with self.lock, self.path.open("a") as out:
+            out.write(f"{port} {method} {auth}\n")
+
+
+class LoggedApp:
+    """The app as it is, with each request logged."""
+
+    def __init__(self, app, log: RequestLog, name: str):
+        self.app, self.log, self.name = app, log, name
+
+    def __call__(self, environ, start_response):
+        self.log.record(self.name, environ)
+        return self.app(environ, start_response)
+
+
+def failed(start_response, code: int, message: str):
+    """A Subsonic error answer in JSON, as the API sends it (HTTP 200)."""
+    body = json.dumps({"subsonic-response": {
+        "status": "failed", "version": "1.16.1",
+        "error": {"code": code, "message": message}}}).encode()
+    start_response("200 OK", [("Content-Type", "application/json"),
+                              ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def forward(app, environ, start_response, query: dict, user: str, password: str):
+    """Forwards the request to supysonic with USER and PASSWORD in place of other credentials."""
+    for key in ("t", "s", "apiKey", "p"):
+        query.pop(key, None)
+    query["u"] = user
+    query["p"] = password
+    environ = dict(environ, QUERY_STRING=urlencode(query))
+    return app(environ, start_response)
+
+
+class TokenLayer:
+    """Checks `t` = MD5(password + `s`) and forwards with `p=`; passwords pass through."""
+
+    def __init__(self, app, user: str, password: str, log: RequestLog, name: str):
+        self.app, self.user, self.password, self.log, self.name = app, user, password, log, name
+
+    def __call__(self, environ, start_response):
+        self.log.record(self.name, environ)
+        query = dict(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True))
+        if "t" not in query:
+            return self.app(environ, start_response)
+        salt = query.get("s")
+        if not salt:
+            return failed(start_response, 10, "Required parameter is missing: s")
+        expected = hashlib.md5((self.password + salt).encode()).hexdigest()
+        if query.get("u") != self.user or query["t"].lower() != expected:
+            return failed(start_response, 40, "Wrong username or password")
+        return forward(self.app, environ, start_response, query, self.user, self.password)
+
+
+class OpenSubsonicFake:
+    """The OpenSubsonic endpoints supysonic lacks, answered as the OpenSubsonic docs show."""
+
+    EXTENSIONS = [{"name": "apiKeyAuthentication", "versions": [1]},
+                  {"name": "songLyrics", "versions": [1]}]
+
+    def __init__(self, app, tokens: TokenLayer, user: str, password: str, api_key: str,
+                 log: RequestLog):
+        self.app, self.tokens, self.log = app, tokens, log
+        self.user, self.password, self.api_key = user, password, api_key
+
+    def __call__(self, environ, start_response):
+        query = dict(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True))
+        method = environ.get("PATH_INFO", "").rsplit("/", 1)[-1].removesuffix(".view")
+        if method == "getOpenSubsonicExtensions":
+            self.log.record("opensubsonic", environ)
+            body = json.dumps({"subsonic-response": {
+                "status": "ok", "version": "1.16.1", "type": "refrain-test-fake",
+                "serverVersion": "0.1", "openSubsonic": True,
+                "openSubsonicExtensions": self.EXTENSIONS}}).encode()
+            start_response("200 OK", [("Content-Type", "application/json"),
+                                      ("Content-Length", str(len(body)))])
+            return [body]
+        if "apiKey" in query:
+            self.log.record("opensubsonic", environ)
+            if "u" in query:
+                return failed(start_response, 43, "Multiple conflicting authentication mechanisms provided")
+            if query["apiKey"] != self.api_key:
+                return failed(start_response, 44, "Invalid API key")
+            return forward(self.app, environ, start_response, query, self.user, self.password)
+        return self.tokens(environ, start_response)
+
+
+if __name__ == "__main__":
+    main()
