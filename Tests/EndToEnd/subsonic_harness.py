@@ -152,7 +152,7 @@ class SubsonicServer:
         return f"http://127.0.0.1:{self.ports[kind]}"
 
     def requests(self) -> list[str]:
-        """Every request so far, as `PORTNAME METHOD AUTH` lines."""
+        """Every request so far, as `PORTNAME METHOD AUTH [RANGE]` lines."""
         log = self.data / "requests.log"
         return log.read_text().splitlines() if log.exists() else []
 

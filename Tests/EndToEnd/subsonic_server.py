@@ -8,15 +8,17 @@ ports of 127.0.0.1 with werkzeug's threaded server:
 
 - `token`: a thin layer in front of supysonic, which speaks API 1.12 and takes only
   passwords. The layer checks `t` = MD5(PASSWORD + `s`) for USER and forwards the request
-  with `p=PASSWORD`, the way a server that takes tokens answers them.
+  with `p=PASSWORD`, the way a server that takes tokens answers them. It sends the audio of
+  `stream.view` at 64 kB/s, so that a seek far ahead needs a byte range.
 - `bare`: supysonic as it is, for the test that a server taking only passwords is refused.
 - `opensubsonic`: the token layer plus a small recorded-response fake of the OpenSubsonic
   endpoints supysonic lacks, built from the OpenSubsonic documentation
   (opensubsonic.netlify.app/docs): `getOpenSubsonicExtensions` listing
   `apiKeyAuthentication`, and `apiKey=` authentication (errors 43 and 44 as documented).
 
-Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH` (AUTH is `token`,
-`apikey`, `password` or `none`), so a test can check that Refrain never sends `p=`.
+Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH [RANGE]` (AUTH is
+`token`, `apikey`, `password` or `none`; RANGE the `Range` header, when sent), so a test can
+check that Refrain never sends `p=`, and where it asked for bytes.
 Prints `READY token=P bare=P opensubsonic=P` once all three listen.
 """
 
@@ -28,6 +30,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
@@ -94,8 +97,9 @@ class RequestLog:
         auth = ("password" if "p" in query else "apikey" if "apiKey" in query
                 else "token" if "t" in query else "none")
         method = environ.get("PATH_INFO", "").rsplit("/", 1)[-1]
+        asked = environ.get("HTTP_RANGE")
         with self.lock, self.path.open("a") as out:
-            out.write(f"{port} {method} {auth}\n")
+            out.write(f"{port} {method} {auth}" + (f" {asked}" if asked else "") + "\n")
 
 
 class LoggedApp:
@@ -119,14 +123,40 @@ def failed(start_response, code: int, message: str):
     return [body]
 
 
+# Audio leaves at 64 kB/s, about three times the bit rate of the test tracks: playback
+# needs no more, and a seek far ahead must ask for a byte range rather than wait.
+STREAM_RATE = 64_000
+
+
+def throttled(result, rate: int = STREAM_RATE):
+    """The body of `result` in 8 KiB pieces at `rate` bytes a second."""
+    start, sent = time.monotonic(), 0
+    try:
+        for block in result:
+            for i in range(0, len(block), 8192):
+                piece = block[i:i + 8192]
+                sent += len(piece)
+                wait = start + sent / rate - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                yield piece
+    finally:
+        if hasattr(result, "close"):
+            result.close()
+
+
 def forward(app, environ, start_response, query: dict, user: str, password: str):
-    """Forwards the request to supysonic with USER and PASSWORD in place of other credentials."""
+    """Forwards the request to supysonic with USER and PASSWORD in place of other credentials;
+    the audio of `stream` at STREAM_RATE."""
     for key in ("t", "s", "apiKey", "p"):
         query.pop(key, None)
     query["u"] = user
     query["p"] = password
     environ = dict(environ, QUERY_STRING=urlencode(query))
-    return app(environ, start_response)
+    result = app(environ, start_response)
+    if environ.get("PATH_INFO", "").endswith(("/stream", "/stream.view")):
+        return throttled(result)
+    return result
 
 
 class TokenLayer:

@@ -14,11 +14,16 @@ import os
 import socket
 import stat
 import subprocess
+import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from subsonic_harness import API_KEY, MUSIC, PASSWORD, USER, SubsonicServer
+import audio_analysis as aa
+from subsonic_harness import API_KEY, PASSWORD, STEPS, USER, SubsonicServer
+from test_formats import assert_the_seek_landed_at_12_5
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +161,114 @@ def test_a_password_on_an_api_key_server_logs_in_with_a_token(refrain, supysonic
     run = login(refrain, supysonic, "opensubsonic", PASSWORD)
     assert run.returncode == 0, run.stderr
     assert "token" in json.loads(account_file(refrain).read_text())
+
+
+# ---------------------------------------------------------------- the subsonic provider
+
+def server_song(server: SubsonicServer, title: str) -> dict:
+    """The song as the server itself lists it (search3 through the token port)."""
+    salt = "e2e0salt"
+    query = urllib.parse.urlencode({
+        "u": USER, "t": hashlib.md5((PASSWORD + salt).encode()).hexdigest(), "s": salt,
+        "c": "e2e", "v": "1.12.0", "f": "json", "query": title, "albumCount": 0, "artistCount": 0})
+    with urllib.request.urlopen(f"{server.url()}/rest/search3.view?{query}", timeout=10) as answer:
+        songs = json.load(answer)["subsonic-response"]["searchResult3"]["song"]
+    return next(s for s in songs if s["title"] == title)
+
+
+def search(refrain, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(refrain.binary), "search", *args, "--provider", "subsonic"],
+                          env=refrain.env, cwd=str(refrain.home), capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_search_json_gives_the_fields_of_every_provider_and_the_server_song_id(refrain, supysonic):
+    assert login(refrain, supysonic).returncode == 0
+    run = search(refrain, "steps", "--json")
+    assert run.returncode == 0, run.stderr
+    results = json.loads(run.stdout)
+    song = server_song(supysonic, "Steps Up")
+    assert results == [{"kind": "track", "id": song["id"], "title": "Steps Up",
+                        "artist": "Tone Quartet", "album": "Harbour Lights", "duration": 20,
+                        "playable": True}]
+    albums = json.loads(search(refrain, "harbour", "--type", "album", "--json").stdout)
+    assert [(a["title"], a["artist"]) for a in albums] == [("Harbour Lights", "Tone Quartet")]
+    artists = json.loads(search(refrain, "lanterns", "--type", "artist", "--json").stdout)
+    assert [a["title"] for a in artists] == ["Lanterns"]
+    assert json.loads(search(refrain, "no such words", "--json").stdout) == []
+
+
+def test_search_without_a_login_says_how_to_log_in(refrain):
+    run = search(refrain, "steps")
+    assert "refrain subsonic login URL --user NAME" in one_line(run)
+
+
+def test_search_on_a_stopped_server_is_one_line(refrain, tmp_path):
+    server = SubsonicServer(tmp_path / "stopped").start()
+    try:
+        assert login(refrain, server).returncode == 0
+    finally:
+        server.stop()
+    assert "could not reach the server" in one_line(search(refrain, "steps"))
+
+
+@pytest.fixture
+def subsonic_tui(refrain_bin, tmp_path, supysonic):
+    from test_tui import TUI  # the tmux driver of test_tui.py
+
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic")
+    run = subprocess.run([str(refrain_bin), "subsonic", "login", supysonic.url(), "--user", USER,
+                          "--password-stdin"], env=tui.run_env(), input=PASSWORD + "\n",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    yield tui
+    tui.close()
+
+
+def test_home_lists_the_servers_albums_and_an_album_page_lists_its_tracks(subsonic_tui):
+    tui = subsonic_tui
+    tui.start("--provider", "subsonic", "--output", "null")
+    screen = tui.wait_text("Recently added", timeout=15)
+    assert "Harbour Lights — Tone Quartet" in screen and "Night Ferry — Lanterns" in screen
+    tui.wait_for(lambda _: "Night Ferry" in (tui.selected_row() or "")
+                 or "Harbour Lights" in (tui.selected_row() or ""), "an album selected")
+    while "Harbour Lights" not in (tui.selected_row() or ""):
+        tui.keys("j")
+    tui.keys("Enter")
+    page = tui.wait_text("3 tracks", timeout=10)
+    rows = [ln for ln in page.splitlines() if "♪" in ln and " — Tone Quartet" in ln]
+    assert [r.split("♪ ")[1].split(" — ")[0] for r in rows] == ["Steps Up", "Middle A", "Fifth Above"], page
+
+
+def test_a_server_track_is_heard_and_a_seek_lands_where_asked(subsonic_tui, supysonic, recorder):
+    tui = subsonic_tui
+    env = tui.run_env()
+
+    def ctl(*words: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(tui.binary), "ctl", *words], env=env, capture_output=True,
+                              text=True, timeout=10)
+
+    before = len(supysonic.requests())
+    tui.start("--provider", "subsonic", "--output", "pulse")
+    tui.wait_text("Recently added", timeout=15)
+    tui.keys("/")
+    tui.type("Steps Up")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: "Steps Up" in (tui.selected_row() or ""), "Steps Up selected", timeout=10)
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"), "Steps Up playing",
+                 timeout=15)
+    time.sleep(1.0)
+    assert ctl("seek", "0:12.5").returncode == 0
+    time.sleep(2.5)
+    assert ctl("stop").returncode == 0
+    rec = recorder.stop(tail=0.3)
+    changes = aa.step_changes(rec.audio, list(STEPS))
+    heard = [c.step for c in changes if c.step is not None]
+    assert heard[:1] == [0], f"the first tone heard was not second 0: {heard}"
+    assert_the_seek_landed_at_12_5("subsonic", changes)
+    streamed = [r.split() for r in supysonic.requests()[before:] if " stream.view " in r]
+    assert streamed and all(r[2] == "token" for r in streamed), streamed
+    # supysonic honours byte ranges on the file as stored: the seek asked for bytes past the head.
+    ranges = [r[3] for r in streamed if len(r) > 3]
+    assert any(int(r[6:].split("-")[0]) > 100_000 for r in ranges), ranges

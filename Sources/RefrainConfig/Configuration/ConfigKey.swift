@@ -56,7 +56,7 @@ public struct ConfigKey: Sendable, Hashable {
   public static let all: [ConfigKey] = [
     ConfigKey(
       table: "catalog", name: "provider", defaultValue: "\"demo\"",
-      summary: "The catalog opened at start: demo, local, deezer or spotify."),
+      summary: "The catalog opened at start: demo, local, deezer, spotify or subsonic."),
     ConfigKey(
       table: "catalog", name: "music_folders", defaultValue: "[]",
       summary: "Music folders for the local catalog: absolute paths or ~/…"),

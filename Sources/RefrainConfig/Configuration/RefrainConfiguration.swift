@@ -16,6 +16,8 @@ public struct RefrainConfiguration: Sendable, Equatable {
     case deezer
     /// The library imported with `refrain spotify import`, offline.
     case spotify
+    /// The user's Subsonic or OpenSubsonic server (`refrain subsonic login`).
+    case subsonic
   }
 
   /// Where decoded audio goes.
