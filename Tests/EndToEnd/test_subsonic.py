@@ -272,3 +272,34 @@ def test_a_server_track_is_heard_and_a_seek_lands_where_asked(subsonic_tui, supy
     # supysonic honours byte ranges on the file as stored: the seek asked for bytes past the head.
     ranges = [r[3] for r in streamed if len(r) > 3]
     assert any(int(r[6:].split("-")[0]) > 100_000 for r in ranges), ranges
+
+
+def server_call(server: SubsonicServer, method: str, **params) -> dict:
+    """The server's own answer to METHOD (through the token port, as any client asks)."""
+    salt = "e2e1salt"
+    query = urllib.parse.urlencode({
+        "u": USER, "t": hashlib.md5((PASSWORD + salt).encode()).hexdigest(), "s": salt,
+        "c": "e2e", "v": "1.12.0", "f": "json", **params})
+    with urllib.request.urlopen(f"{server.url()}/rest/{method}.view?{query}", timeout=10) as answer:
+        return json.load(answer)["subsonic-response"]
+
+
+def starred_titles(server: SubsonicServer) -> list[str]:
+    return sorted(s["title"] for s in server_call(server, "getStarred2")["starred2"].get("song", []))
+
+
+def test_plus_stars_a_track_on_the_server_and_again_unstars_it(subsonic_tui, supysonic):
+    tui = subsonic_tui
+    assert "Middle A" not in starred_titles(supysonic)
+    tui.start("--provider", "subsonic", "--output", "null")
+    tui.wait_text("Recently added", timeout=15)
+    tui.keys("/")
+    tui.type("Middle A")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: "Middle A" in (tui.selected_row() or ""), "Middle A selected", timeout=10)
+    tui.keys("+")
+    tui.wait_text("starred Middle A on the server", timeout=10)
+    assert starred_titles(supysonic) == ["Middle A"]
+    tui.keys("+")
+    tui.wait_text("unstarred Middle A on the server", timeout=10)
+    assert starred_titles(supysonic) == []

@@ -203,3 +203,35 @@ public struct SubsonicCatalogProvider: CatalogProvider {
     }
   }
 }
+
+// MARK: - Stars
+
+extension SubsonicCatalogProvider: CatalogStarring {
+  /// Reads `starred` from `getSong` or `getAlbum`.
+  public func isStarred(_ item: CatalogItem) async throws -> Bool {
+    switch item {
+    case .track(let track):
+      return try await call(
+        SubsonicSongBody.self, "getSong", [("id", track.id)], item: "track \(track.title)"
+      ).song.starred != nil
+    case .album(let album):
+      return try await call(
+        SubsonicAlbumBody.self, "getAlbum", [("id", album.id)], item: "album \(album.title)"
+      ).album.starred != nil
+    default:
+      throw CatalogError.unsupported("stars on \(item.kind)s")
+    }
+  }
+
+  /// `star.view` or `unstar.view` with `id` (a song) or `albumId` (an album).
+  public func setStarred(_ item: CatalogItem, _ starred: Bool) async throws {
+    let parameter: (String, String)
+    switch item {
+    case .track(let track): parameter = ("id", track.id)
+    case .album(let album): parameter = ("albumId", album.id)
+    default: throw CatalogError.unsupported("stars on \(item.kind)s")
+    }
+    _ = try await call(
+      SubsonicEmpty.self, starred ? "star" : "unstar", [parameter], item: item.title)
+  }
+}
