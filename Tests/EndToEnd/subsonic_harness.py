@@ -4,8 +4,8 @@
   Tests/Fixtures/generated/supysonic-venv (or $REFRAIN_SUPYSONIC_VENV) once; `make fixtures`
   (and so `make test`) runs `python3 Tests/EndToEnd/subsonic_harness.py --install`.
 - `make_music(folder)` writes a small music folder with real encoders (flac, lame): the
-  album "Harbour Lights" by Tone Quartet (two FLAC tracks and one MP3) and a single MP3 by
-  Lanterns. `MUSIC` describes each track.
+  album "Harbour Lights" by Tone Quartet (two FLAC tracks and one MP3) and two MP3s by
+  Lanterns (one of 32 s, long enough to count as a listen). `MUSIC` describes each track.
 - `SubsonicServer` runs Tests/EndToEnd/subsonic_server.py with the venv's Python: supysonic
   with an SQLite database in a scratch folder, on three loopback ports (`token`, `bare`,
   `opensubsonic`; see that file).
@@ -78,6 +78,9 @@ MUSIC = [
           "Harbour Lights", 3, 6, (660,)),
     Track("Lanterns/Night Ferry/01 Ferry Song.mp3", "Ferry Song", "Lanterns", "Night Ferry",
           1, 5, (523,)),
+    # Long enough to count as a listen (30 s or more): heard for half its length.
+    Track("Lanterns/Night Ferry/02 Long Road.mp3", "Long Road", "Lanterns", "Night Ferry",
+          2, 32, (392,)),
 ]
 
 

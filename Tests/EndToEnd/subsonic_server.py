@@ -17,8 +17,10 @@ ports of 127.0.0.1 with werkzeug's threaded server:
   `apiKeyAuthentication`, and `apiKey=` authentication (errors 43 and 44 as documented).
 
 Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH [RANGE]` (AUTH is
-`token`, `apikey`, `password` or `none`; RANGE the `Range` header, when sent), so a test can
-check that Refrain never sends `p=`, and where it asked for bytes.
+`token`, `apikey`, `password` or `none`; RANGE the `Range` header, when sent; a scrobble adds
+`submission=… time=…`), so a test can check that Refrain never sends `p=`, where it asked for
+bytes, and what it scrobbled. With SUPYSONIC_LISTENBRAINZ_URL set, USER's account is linked
+to a ListenBrainz there, to which supysonic forwards scrobbles.
 Prints `READY token=P bare=P opensubsonic=P` once all three listen.
 """
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -35,6 +38,10 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 from werkzeug.serving import make_server
+
+
+# The ListenBrainz token of USER's linked account (with SUPYSONIC_LISTENBRAINZ_URL set).
+LISTENBRAINZ_TOKEN = "supysonic-user-lb-token"
 
 
 def main() -> None:
@@ -62,6 +69,12 @@ def main() -> None:
                      ["folder", "scan", "--foreground", "music"]):
             subprocess.run(cli + args, cwd=data_dir, env=env, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if "SUPYSONIC_LISTENBRAINZ_URL" in os.environ:
+            # The user's linked ListenBrainz account, as supysonic's web page would store it
+            # after checking the token: supysonic forwards each scrobble there.
+            with sqlite3.connect(data_dir / "supysonic.db") as db:
+                db.execute("UPDATE user SET listenbrainz_session = ?, listenbrainz_status = 1 "
+                           "WHERE name = ?", (LISTENBRAINZ_TOKEN, user))
 
     from supysonic.config import IniConfig
     from supysonic.web import create_application
@@ -98,8 +111,11 @@ class RequestLog:
                 else "token" if "t" in query else "none")
         method = environ.get("PATH_INFO", "").rsplit("/", 1)[-1]
         asked = environ.get("HTTP_RANGE")
+        extra = f" {asked}" if asked else ""
+        if "submission" in query:  # scrobble.view
+            extra += f" submission={query['submission']} time={query.get('time', '')}"
         with self.lock, self.path.open("a") as out:
-            out.write(f"{port} {method} {auth}" + (f" {asked}" if asked else "") + "\n")
+            out.write(f"{port} {method} {auth}{extra}\n")
 
 
 class LoggedApp:

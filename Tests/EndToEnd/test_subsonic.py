@@ -165,15 +165,20 @@ def test_a_password_on_an_api_key_server_logs_in_with_a_token(refrain, supysonic
 
 # ---------------------------------------------------------------- the subsonic provider
 
-def server_song(server: SubsonicServer, title: str) -> dict:
-    """The song as the server itself lists it (search3 through the token port)."""
-    salt = "e2e0salt"
+def server_call(server: SubsonicServer, method: str, **params) -> dict:
+    """The server's own answer to METHOD (through the token port, as any client asks)."""
+    salt = "e2e1salt"
     query = urllib.parse.urlencode({
         "u": USER, "t": hashlib.md5((PASSWORD + salt).encode()).hexdigest(), "s": salt,
-        "c": "e2e", "v": "1.12.0", "f": "json", "query": title, "albumCount": 0, "artistCount": 0})
-    with urllib.request.urlopen(f"{server.url()}/rest/search3.view?{query}", timeout=10) as answer:
-        songs = json.load(answer)["subsonic-response"]["searchResult3"]["song"]
-    return next(s for s in songs if s["title"] == title)
+        "c": "e2e", "v": "1.12.0", "f": "json", **params})
+    with urllib.request.urlopen(f"{server.url()}/rest/{method}.view?{query}", timeout=10) as answer:
+        return json.load(answer)["subsonic-response"]
+
+
+def server_song(server: SubsonicServer, title: str) -> dict:
+    """The song as the server itself lists it (search3 through the token port)."""
+    found = server_call(server, "search3", query=title, albumCount=0, artistCount=0)
+    return next(s for s in found["searchResult3"]["song"] if s["title"] == title)
 
 
 def search(refrain, *args: str) -> subprocess.CompletedProcess:
@@ -212,15 +217,30 @@ def test_search_on_a_stopped_server_is_one_line(refrain, tmp_path):
     assert "could not reach the server" in one_line(search(refrain, "steps"))
 
 
+def tui_login(tui, server: SubsonicServer) -> None:
+    """`refrain subsonic login` in the full-screen player's own folders."""
+    run = subprocess.run([str(tui.binary), "subsonic", "login", server.url(), "--user", USER,
+                          "--password-stdin"], env=tui.run_env(), input=PASSWORD + "\n",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+
+
+def start_and_find(tui, title: str) -> None:
+    """Starts the player on the server and selects the track `title` in Search."""
+    tui.start("--provider", "subsonic", "--output", "null")
+    tui.wait_text("Recently added", timeout=15)
+    tui.keys("/")
+    tui.type(title)
+    tui.keys("Enter")
+    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected", timeout=10)
+
+
 @pytest.fixture
 def subsonic_tui(refrain_bin, tmp_path, supysonic):
     from test_tui import TUI  # the tmux driver of test_tui.py
 
     tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic")
-    run = subprocess.run([str(refrain_bin), "subsonic", "login", supysonic.url(), "--user", USER,
-                          "--password-stdin"], env=tui.run_env(), input=PASSWORD + "\n",
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
+    tui_login(tui, supysonic)
     yield tui
     tui.close()
 
@@ -274,16 +294,6 @@ def test_a_server_track_is_heard_and_a_seek_lands_where_asked(subsonic_tui, supy
     assert any(int(r[6:].split("-")[0]) > 100_000 for r in ranges), ranges
 
 
-def server_call(server: SubsonicServer, method: str, **params) -> dict:
-    """The server's own answer to METHOD (through the token port, as any client asks)."""
-    salt = "e2e1salt"
-    query = urllib.parse.urlencode({
-        "u": USER, "t": hashlib.md5((PASSWORD + salt).encode()).hexdigest(), "s": salt,
-        "c": "e2e", "v": "1.12.0", "f": "json", **params})
-    with urllib.request.urlopen(f"{server.url()}/rest/{method}.view?{query}", timeout=10) as answer:
-        return json.load(answer)["subsonic-response"]
-
-
 def starred_titles(server: SubsonicServer) -> list[str]:
     return sorted(s["title"] for s in server_call(server, "getStarred2")["starred2"].get("song", []))
 
@@ -291,15 +301,84 @@ def starred_titles(server: SubsonicServer) -> list[str]:
 def test_plus_stars_a_track_on_the_server_and_again_unstars_it(subsonic_tui, supysonic):
     tui = subsonic_tui
     assert "Middle A" not in starred_titles(supysonic)
-    tui.start("--provider", "subsonic", "--output", "null")
-    tui.wait_text("Recently added", timeout=15)
-    tui.keys("/")
-    tui.type("Middle A")
-    tui.keys("Enter")
-    tui.wait_for(lambda _: "Middle A" in (tui.selected_row() or ""), "Middle A selected", timeout=10)
+    start_and_find(tui, "Middle A")
     tui.keys("+")
     tui.wait_text("starred Middle A on the server", timeout=10)
     assert starred_titles(supysonic) == ["Middle A"]
     tui.keys("+")
     tui.wait_text("unstarred Middle A on the server", timeout=10)
     assert starred_titles(supysonic) == []
+
+
+# ---------------------------------------------------------------- plays told to the server
+
+def test_a_play_is_announced_and_recorded_once_through_the_server(refrain_bin, tmp_path):
+    from test_scrobble import FakeService, lb_json, lb_type, listenbrainz_answer
+    from test_tui import TUI
+
+    listenbrainz = FakeService(listenbrainz_answer)
+    server = SubsonicServer(tmp_path / "scrobbling", listenbrainz_url=listenbrainz.url).start()
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-scrobble")
+    try:
+        tui_login(tui, server)
+        start_and_find(tui, "Long Road")
+        entered = time.time()
+        tui.keys("Enter")
+
+        def scrobbles() -> list[list[str]]:
+            return [r.split() for r in server.requests() if " scrobble.view " in r]
+
+        deadline = time.monotonic() + 10
+        while not scrobbles() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [r[3] for r in scrobbles()] == ["submission=false"], scrobbles()
+        assert time.time() - entered < 10
+        # Half of 32 s heard: the play is sent once, with the start in milliseconds.
+        deadline = time.monotonic() + 30
+        while len(scrobbles()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        position = (tui.now_playing() or ("", -1))[1]
+        sent = scrobbles()
+        assert [r[3] for r in sent] == ["submission=false", "submission=true"], sent
+        assert all(r[2] == "token" for r in sent), sent
+        started_ms = int(sent[1][4].removeprefix("time="))
+        assert entered * 1000 - 2000 <= started_ms <= entered * 1000 + 3000, (started_ms, entered)
+        assert 15 <= position <= 19, f"the play was sent at {position} s on screen"
+        # supysonic recorded it by forwarding to the linked ListenBrainz, once.
+        single = listenbrainz.wait_for(lb_type("single"), 10, "the listen forwarded by the server")
+        assert lb_json(single)["payload"][0]["track_metadata"]["track_name"] == "Long Road"
+        assert lb_json(single)["payload"][0]["listened_at"] == started_ms // 1000
+        time.sleep(3)
+        assert len([r for r in listenbrainz.snapshot() if lb_type("single")(r)]) == 1
+        assert len(scrobbles()) == 2
+        status = subprocess.run([str(refrain_bin), "scrobble", "status", "--json"], env=tui.run_env(),
+                                capture_output=True, text=True, timeout=30)
+        service = next(s for s in json.loads(status.stdout)["services"] if s["name"] == "subsonic")
+        assert service["enabled"] and service["sent"] == 1 and service["pending"] == 0, service
+    finally:
+        tui.close()
+        server.stop()
+        listenbrainz.close()
+
+
+def test_scrobble_false_tells_the_server_nothing(refrain_bin, tmp_path, supysonic):
+    from test_tui import TUI
+
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-quiet")
+    try:
+        config = Path(tui.env["XDG_CONFIG_HOME"]) / "refrain"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "config.toml").write_text("[subsonic]\nscrobble = false\n")
+        tui_login(tui, supysonic)
+        before = len(supysonic.requests())
+        start_and_find(tui, "Long Road")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Long Road") and np[1] >= 3,
+                     "3 s of Long Road", timeout=20)
+        assert not [r for r in supysonic.requests()[before:] if " scrobble.view " in r]
+        status = subprocess.run([str(refrain_bin), "scrobble", "status", "--json"], env=tui.run_env(),
+                                capture_output=True, text=True, timeout=30)
+        service = next(s for s in json.loads(status.stdout)["services"] if s["name"] == "subsonic")
+        assert not service["enabled"] and "subsonic.scrobble = false" in service["detail"]
+    finally:
+        tui.close()

@@ -99,3 +99,74 @@ final class SubsonicCatalogTests: XCTestCase {
     }
   }
 }
+
+/// Plays told to the server: `scrobble.view` for its own tracks only.
+final class SubsonicScrobbleTests: XCTestCase {
+  private let account = SubsonicAccount(
+    server: URL(string: "http://127.0.0.1:9") ?? URL(fileURLWithPath: "/"), user: "ann",
+    auth: .token(token: "tok", salt: "salt"), apiVersion: "1.16.1")
+  private let ok = #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#
+
+  private func items(_ request: URLRequest?) -> [String: String] {
+    let items =
+      request?.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems }
+      ?? []
+    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+  }
+
+  func testASubmissionSendsTheSongIdAndTheStartInMilliseconds() async throws {
+    let transport = RecordingTransport([HTTPResponse(status: 200, body: Data(ok.utf8))])
+    let client = SubsonicScrobbleClient(
+      account: account, http: SubsonicClient.httpClient(transport: transport))
+    _ = try await client.submit([
+      QueuedListen(
+        id: 1, service: .subsonic, artist: "A", title: "T", album: "L", duration: 200,
+        trackKey: "subsonic:song-9", listenedAt: 1_700_000_000, attempts: 0, lastError: nil)
+    ])
+    let sent = items(transport.requests.first)
+    XCTAssertEqual(transport.requests.first?.url?.path, "/rest/scrobble.view")
+    XCTAssertEqual(sent["id"], "song-9")
+    XCTAssertEqual(sent["time"], "1700000000000")
+    XCTAssertEqual(sent["submission"], "true")
+  }
+
+  func testNowPlayingGoesOutOnlyForTheServersTracks() async throws {
+    let transport = RecordingTransport([HTTPResponse(status: 200, body: Data(ok.utf8))])
+    let client = SubsonicScrobbleClient(
+      account: account, http: SubsonicClient.httpClient(transport: transport))
+    let file = Track(
+      id: "/music/a.flac", location: URL(fileURLWithPath: "/music/a.flac"), title: "A",
+      artist: "B")
+    try await client.nowPlaying(
+      NowPlaying(track: file, duration: 60, startedAt: Date(timeIntervalSince1970: 0)))
+    XCTAssertTrue(transport.requests.isEmpty)
+    var served = file
+    served.id = "subsonic:s-1"
+    served.provider = "subsonic"
+    try await client.nowPlaying(
+      NowPlaying(track: served, duration: 60, startedAt: Date(timeIntervalSince1970: 0)))
+    XCTAssertEqual(items(transport.requests.first)["submission"], "false")
+    XCTAssertEqual(items(transport.requests.first)["id"], "s-1")
+    XCTAssertFalse(ScrobbleService.subsonic.accepts(file))
+    XCTAssertTrue(ScrobbleService.subsonic.accepts(served))
+    XCTAssertTrue(ScrobbleService.listenBrainz.accepts(file))
+  }
+
+  func testARefusedLoginIsUnauthorized() async {
+    let refused =
+      #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":40,"message":"Wrong"}}}"#
+    let transport = RecordingTransport([HTTPResponse(status: 200, body: Data(refused.utf8))])
+    let client = SubsonicScrobbleClient(
+      account: account, http: SubsonicClient.httpClient(transport: transport))
+    do {
+      _ = try await client.submit([
+        QueuedListen(
+          id: 1, service: .subsonic, artist: "A", title: "T", album: "L", duration: 200,
+          trackKey: "subsonic:x", listenedAt: 1, attempts: 0, lastError: nil)
+      ])
+      XCTFail("sent")
+    } catch {
+      XCTAssertEqual(error, .unauthorized(service: .subsonic, detail: "error 40: Wrong"))
+    }
+  }
+}

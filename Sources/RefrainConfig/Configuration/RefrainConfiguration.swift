@@ -129,6 +129,10 @@ public struct RefrainConfiguration: Sendable, Equatable {
   /// The client ID of the user's Spotify app; `nil` when unset (`spotify.client_id`).
   public var spotifyClientID: String?
 
+  // [subsonic]
+  /// Whether plays of the server's tracks are sent to the server (`subsonic.scrobble`).
+  public var subsonicScrobble = true
+
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.
   public var keyBindings: [KeyBinding] = []
