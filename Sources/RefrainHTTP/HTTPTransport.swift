@@ -117,7 +117,13 @@ public struct URLSessionTransport: HTTPTransport {
       .serverCertificateHasBadDate, .serverCertificateNotYetValid, .secureConnectionFailed,
       .clientCertificateRejected, .clientCertificateRequired:
       return .transport("\(tlsPrefix)\(urlError.localizedDescription)")
-    default: return .transport(urlError.localizedDescription)
+    default:
+      // FoundationNetworking passes curl's own words for most TLS failures under other
+      // codes ("SSL certificate problem: self-signed certificate").
+      let detail = urlError.localizedDescription
+      let lowered = detail.lowercased()
+      let isTLS = ["ssl", "tls", "certificate"].contains { lowered.contains($0) }
+      return .transport(isTLS ? "\(tlsPrefix)\(detail)" : detail)
     }
   }
 }

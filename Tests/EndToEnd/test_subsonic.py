@@ -382,3 +382,33 @@ def test_scrobble_false_tells_the_server_nothing(refrain_bin, tmp_path, supysoni
         assert not service["enabled"] and "subsonic.scrobble = false" in service["detail"]
     finally:
         tui.close()
+
+
+# ---------------------------------------------------------------- TLS
+
+def test_https_with_a_private_ca_needs_ssl_cert_file_and_then_logs_in(refrain, supysonic, tmp_path):
+    from test_room_tls import TLSProxy
+
+    cert, key = tmp_path / "server.pem", tmp_path / "server-key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                    "-out", str(cert), "-days", "2", "-subj", "/CN=Refrain test music server",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                   check=True, capture_output=True)
+    proxy = TLSProxy(cert, key, supysonic.ports["token"])
+    address = f"https://localhost:{proxy.port}"
+    try:
+        untrusted = subsonic(refrain, "login", address, "--user", USER, "--password-stdin",
+                             stdin=PASSWORD + "\n")
+        line = one_line(untrusted)
+        assert "TLS certificate was not accepted" in line and "SSL_CERT_FILE" in line, line
+        assert not account_file(refrain).exists()
+        refrain.env["SSL_CERT_FILE"] = str(cert)
+        trusted = subsonic(refrain, "login", address, "--user", USER, "--password-stdin",
+                           stdin=PASSWORD + "\n")
+        assert trusted.returncode == 0, trusted.stderr
+        assert trusted.stdout.startswith(f"Logged in to localhost:{proxy.port} as {USER}")
+        found = json.loads(search(refrain, "steps", "--json").stdout)
+        assert [t["title"] for t in found] == ["Steps Up"]
+        assert any(r.startswith("GET /rest/search3.view") for r in proxy.seen()), proxy.seen()
+    finally:
+        proxy.close()

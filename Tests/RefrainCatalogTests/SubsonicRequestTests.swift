@@ -1,8 +1,8 @@
 import Foundation
-import RefrainHTTP
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainHTTP
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -193,6 +193,17 @@ final class SubsonicRequestTests: XCTestCase {
         "could not reach the server (connection refused); check the address and that it is running"
       )
     }
+  }
+
+  func testAnUntrustedCertificateSaysToSetSSLCertFile() {
+    let mapped = URLSessionTransport.map(URLError(.serverCertificateUntrusted))
+    guard case .transport(let detail) = mapped else { return XCTFail("\(mapped)") }
+    XCTAssertTrue(URLSessionTransport.isTLSFailure(detail), detail)
+    let line = SubsonicError.network(mapped).description
+    XCTAssertTrue(line.hasPrefix("the server's TLS certificate was not accepted"), line)
+    XCTAssertTrue(line.contains("SSL_CERT_FILE"), line)
+    XCTAssertFalse(
+      URLSessionTransport.isTLSFailure("connection refused"), "a refused connection is not TLS")
   }
 
   // MARK: - Error codes
