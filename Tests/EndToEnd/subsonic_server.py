@@ -13,8 +13,9 @@ ports of 127.0.0.1 with werkzeug's threaded server:
 - `bare`: supysonic as it is, for the test that a server taking only passwords is refused.
 - `opensubsonic`: the token layer plus a small recorded-response fake of the OpenSubsonic
   endpoints supysonic lacks, built from the OpenSubsonic documentation
-  (opensubsonic.netlify.app/docs): `getOpenSubsonicExtensions` listing
-  `apiKeyAuthentication`, and `apiKey=` authentication (errors 43 and 44 as documented).
+  (the OpenSubsonic API documentation): `getOpenSubsonicExtensions` listing
+  `apiKeyAuthentication` and `songLyrics`, `apiKey=` authentication (errors 43 and 44 as
+  documented), and `getLyricsBySongId` answering recorded lyrics in two languages.
 
 Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH [RANGE]` (AUTH is
 `token`, `apikey`, `password` or `none`; RANGE the `Range` header, when sent; a scrobble adds
@@ -195,11 +196,25 @@ class TokenLayer:
         return forward(self.app, environ, start_response, query, self.user, self.password)
 
 
+# The recorded lyrics of every song (the tests ask for those of "Steps Up", whose second k
+# sounds 300 + 50·k Hz): line k at 1 + 2k seconds, and its translation in Korean, with the
+# server's offset of 0, as `getLyricsBySongId` answers them in the OpenSubsonic docs.
+LYRICS = [
+    {"displayArtist": "Tone Quartet", "displayTitle": "Steps Up", "lang": "eng", "offset": 0,
+     "synced": True, "line": [{"start": 1000 + 2000 * k, "value": f"Step line {k + 1}"}
+                              for k in range(10)]},
+    {"displayArtist": "Tone Quartet", "displayTitle": "Steps Up", "lang": "kor", "offset": 0,
+     "synced": True, "line": [{"start": 1000 + 2000 * k, "value": f"계단 {k + 1}"}
+                              for k in range(10)]},
+]
+
+
 class OpenSubsonicFake:
     """The OpenSubsonic endpoints supysonic lacks, answered as the OpenSubsonic docs show."""
 
     EXTENSIONS = [{"name": "apiKeyAuthentication", "versions": [1]},
                   {"name": "songLyrics", "versions": [1]}]
+    # getLyricsBySongId answers LYRICS for any song.
 
     def __init__(self, app, tokens: TokenLayer, user: str, password: str, api_key: str,
                  log: RequestLog):
@@ -218,6 +233,16 @@ class OpenSubsonicFake:
             start_response("200 OK", [("Content-Type", "application/json"),
                                       ("Content-Length", str(len(body)))])
             return [body]
+        if method == "getLyricsBySongId":
+            self.log.record("opensubsonic", environ)
+            if not self.authenticated(query):
+                return failed(start_response, 40, "Wrong username or password")
+            body = json.dumps({"subsonic-response": {
+                "status": "ok", "version": "1.16.1", "type": "refrain-test-fake",
+                "openSubsonic": True, "lyricsList": {"structuredLyrics": LYRICS}}}).encode()
+            start_response("200 OK", [("Content-Type", "application/json"),
+                                      ("Content-Length", str(len(body)))])
+            return [body]
         if "apiKey" in query:
             self.log.record("opensubsonic", environ)
             if "u" in query:
@@ -226,6 +251,13 @@ class OpenSubsonicFake:
                 return failed(start_response, 44, "Invalid API key")
             return forward(self.app, environ, start_response, query, self.user, self.password)
         return self.tokens(environ, start_response)
+
+    def authenticated(self, query: dict) -> bool:
+        if "apiKey" in query:
+            return "u" not in query and query["apiKey"] == self.api_key
+        salt = query.get("s", "")
+        return (query.get("u") == self.user and bool(salt)
+                and query.get("t", "").lower() == hashlib.md5((self.password + salt).encode()).hexdigest())
 
 
 if __name__ == "__main__":

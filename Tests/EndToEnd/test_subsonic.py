@@ -412,3 +412,52 @@ def test_https_with_a_private_ca_needs_ssl_cert_file_and_then_logs_in(refrain, s
         assert any(r.startswith("GET /rest/search3.view") for r in proxy.seen()), proxy.seen()
     finally:
         proxy.close()
+
+
+# ---------------------------------------------------------------- lyrics from the server
+
+def test_the_servers_structured_lyrics_follow_the_audio_line_by_line(refrain_bin, tmp_path, supysonic):
+    from test_tui import TUI
+
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-lyrics")
+    try:
+        run = subprocess.run([str(refrain_bin), "subsonic", "login", supysonic.url("opensubsonic"),
+                              "--user", USER, "--password-stdin"], env=tui.run_env(),
+                             input=API_KEY + "\n", capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        before = len(supysonic.requests())
+        start_and_find(tui, "Steps Up")
+        tui.keys("Enter")
+        env = tui.run_env()
+        samples: list[tuple[float, str | None]] = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            status = subprocess.run([str(refrain_bin), "ctl", "status"], env=env, capture_output=True,
+                                    text=True, timeout=10)
+            if status.returncode == 0:
+                doc = json.loads(status.stdout)
+                if doc.get("track") == "Steps Up" and doc.get("state") == "playing":
+                    samples.append((doc["position"], doc.get("line")))
+                    if doc["position"] >= 8:
+                        break
+            time.sleep(0.2)
+        # Line k sits from 1 + 2k s to 3 + 2k s; samples near a change may show either line.
+        checked = 0
+        for position, line in samples:
+            k = int((position - 1) // 2)
+            if position < 1.3 or abs((position - 1) % 2) < 0.3 or abs((position - 1) % 2 - 2) < 0.3:
+                continue
+            # `line` is the last line of its time: here the Korean translation of line k.
+            assert line in (f"Step line {k + 1}", f"계단 {k + 1}"), (position, line, samples)
+            checked += 1
+        assert checked >= 10, samples
+        # The Player pane shows the sung line with its translation under it.
+        tui.keys("4")
+        screen = tui.wait_for(lambda s: s if "Step line" in s else None, "a lyric line in the Player pane")
+        rows = [r.strip() for r in screen.splitlines()]
+        sung = next(i for i, r in enumerate(rows) if r.startswith("Step line"))
+        assert rows[sung + 1] == "계단 " + rows[sung].removeprefix("Step line "), screen
+        asked = [r for r in supysonic.requests()[before:] if "getLyricsBySongId" in r]
+        assert asked == ["opensubsonic getLyricsBySongId.view apikey"], asked
+    finally:
+        tui.close()

@@ -14,6 +14,13 @@ struct SubsonicMapping: Sendable {
   /// Builds the URLs.
   var api: SubsonicAPI
 
+  /// The server's song id in a track key `subsonic:ID`, or `nil` for another catalog's track.
+  static func songID(_ key: String) -> String? {
+    let prefix = provider + ":"
+    guard key.hasPrefix(prefix), key.count > prefix.count else { return nil }
+    return String(key.dropFirst(prefix.count))
+  }
+
   /// A song.
   func track(_ song: SubsonicSong) -> CatalogTrack {
     let stream = try? api.streamURL(songID: song.id.value)

@@ -19,23 +19,16 @@ public struct SubsonicScrobbleClient: ScrobbleClient {
     client = SubsonicClient(api: SubsonicAPI(account: account), http: http)
   }
 
-  /// The server's song id in a track key `subsonic:ID`, or `nil` for another catalog's track.
-  static func songID(_ key: String) -> String? {
-    let prefix = SubsonicMapping.provider + ":"
-    guard key.hasPrefix(prefix), key.count > prefix.count else { return nil }
-    return String(key.dropFirst(prefix.count))
-  }
-
   public func nowPlaying(_ nowPlaying: NowPlaying) async throws(ScrobbleFailure) {
     guard nowPlaying.track.provider == SubsonicMapping.provider,
-      let id = Self.songID(nowPlaying.track.id)
+      let id = SubsonicMapping.songID(nowPlaying.track.id)
     else { return }
     try await send([("id", id), ("submission", "false")])
   }
 
   public func submit(_ listens: [QueuedListen]) async throws(ScrobbleFailure) -> ScrobbleReceipt {
     for listen in listens {
-      guard let id = Self.songID(listen.trackKey) else {
+      guard let id = SubsonicMapping.songID(listen.trackKey) else {
         throw .rejected(service: service, detail: "\(listen.title) is not a track of the server")
       }
       try await send([
