@@ -59,6 +59,7 @@ build:
 fixtures:
 	@scripts/install-deps test
 	scripts/make-test-fixtures $(FIXTURES)
+	python3 Tests/EndToEnd/subsonic_harness.py --install
 
 # The whole suite: Swift unit tests, then the end-to-end tests against a private
 # PulseAudio server (stopped again even when a test fails). The unit tests run on a

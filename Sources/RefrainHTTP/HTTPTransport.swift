@@ -93,6 +93,12 @@ public struct URLSessionTransport: HTTPTransport {
     return HTTPResponse(status: http.statusCode, headers: headers, body: data)
   }
 
+  /// How the detail of a TLS failure starts: `.transport("TLS: …")`.
+  static let tlsPrefix = "TLS: "
+
+  /// Whether a `.transport` detail reports a failed TLS handshake or an untrusted certificate.
+  public static func isTLSFailure(_ detail: String) -> Bool { detail.hasPrefix(tlsPrefix) }
+
   /// Maps Foundation's errors to the typed network errors.
   static func map(_ error: any Error) -> NetworkError {
     if error is CancellationError { return .cancelled }
@@ -107,7 +113,17 @@ public struct URLSessionTransport: HTTPTransport {
     case .cannotFindHost, .dnsLookupFailed: return .transport("unknown host")
     case .networkConnectionLost: return .transport("connection lost")
     case .notConnectedToInternet: return .transport("no network connection")
-    default: return .transport(urlError.localizedDescription)
+    case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+      .serverCertificateHasBadDate, .serverCertificateNotYetValid, .secureConnectionFailed,
+      .clientCertificateRejected, .clientCertificateRequired:
+      return .transport("\(tlsPrefix)\(urlError.localizedDescription)")
+    default:
+      // FoundationNetworking passes curl's own words for most TLS failures under other
+      // codes ("SSL certificate problem: self-signed certificate").
+      let detail = urlError.localizedDescription
+      let lowered = detail.lowercased()
+      let isTLS = ["ssl", "tls", "certificate"].contains { lowered.contains($0) }
+      return .transport(isTLS ? "\(tlsPrefix)\(detail)" : detail)
     }
   }
 }

@@ -121,6 +121,8 @@ public final class Scrobbler {
         log("listen not queued: \(listen.track.displayName) has no artist or title in its tags")
         return
       }
+      let services = services.filter { $0.accepts(listen.track) }
+      guard !services.isEmpty else { return }
       do {
         try library.enqueueListen(listen, services: services)
       } catch {

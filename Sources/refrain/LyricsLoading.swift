@@ -3,8 +3,9 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 
-/// Builds the lyrics lookup Refrain uses: the catalog's own file, then the resolver's
-/// sources (sidecar `.lrc`, the file's ID3 USLT and SYLT, the cache, the online service).
+/// Builds the lyrics lookup Refrain uses: the catalog's own file, the Subsonic server's
+/// lyrics for its tracks, then the resolver's sources (sidecar `.lrc`, the file's ID3 USLT
+/// and SYLT, the cache, the online service).
 enum LyricsLoading {
   /// The lyrics cache: in `library` when there is one, else files under `$XDG_CACHE_HOME`.
   static func cache(environment: [String: String], library: LibraryStore?) -> LyricsCache {
@@ -25,9 +26,16 @@ enum LyricsLoading {
       LRCLIBLyricsSource(baseURL: $0)
     }
     let resolver = configuration.lyricsResolver(cache: cache, online: online)
+    let server = SubsonicAccountFile.standard(environment: environment).load().map {
+      SubsonicLyricsSource(account: $0)
+    }
     return { track in
       if let url = track.lyricsURL, let document = try? LyricsDocument.load(from: url) {
         return configuration.applyingLyricOffset(to: .found(document, source: .sidecar))
+      }
+      // A track of the user's Subsonic server: the server's own lyrics come first.
+      if let server, let document = await server.lyrics(for: track) {
+        return configuration.applyingLyricOffset(to: .found(document, source: .online))
       }
       let result = await resolver.resolve(LyricsQuery(track: track))
       return configuration.applyingLyricOffset(to: result)

@@ -5,7 +5,7 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 
-/// `--provider demo|local|deezer|spotify` and `--output pulse|null` read as the configuration's
+/// `--provider demo|local|deezer|spotify|subsonic` and `--output pulse|null` read as the configuration's
 /// own choices, so the command line and config.toml name them alike.
 extension RefrainConfiguration.Provider: ExpressibleByArgument {}
 extension RefrainConfiguration.Output: ExpressibleByArgument {}
@@ -31,6 +31,9 @@ func makeProvider(
     }
     return SpotifyCatalogProvider(
       store: try LibraryStore.openDefault(environment: environment), previews: previews)
+  case .subsonic:
+    return SubsonicCatalogProvider(
+      account: SubsonicAccountFile.standard(environment: environment).load())
   }
 }
 

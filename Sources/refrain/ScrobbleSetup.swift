@@ -11,7 +11,8 @@ import RefrainTags
 ///
 /// A service is on when its credentials are complete: ListenBrainz with a token (or a token
 /// file), Last.fm with the API key, the secret and a session key stored by `refrain scrobble
-/// login lastfm`. Nothing here logs or prints a credential.
+/// login lastfm`, the Subsonic server with a login (`refrain subsonic login`) unless
+/// `subsonic.scrobble` is false. Nothing here logs or prints a credential.
 struct ScrobbleSetup {
   /// How one service stands.
   struct ServiceState: Sendable, Codable, Equatable {
@@ -66,6 +67,17 @@ struct ScrobbleSetup {
       }
     } else {
       add(.lastFM, nil, "off: set scrobble.lastfm_api_key and scrobble.lastfm_secret")
+    }
+    if let account = SubsonicAccountFile.standard(environment: environment).load() {
+      if configuration.subsonicScrobble {
+        add(
+          .subsonic, SubsonicScrobbleClient(account: account),
+          "the server's tracks, as \(TerminalSanitizer.clean(account.user))@\(account.hostAndPort)")
+      } else {
+        add(.subsonic, nil, "off: subsonic.scrobble = false")
+      }
+    } else {
+      add(.subsonic, nil, "off: not logged in; run `refrain subsonic login URL --user NAME`")
     }
     self.states = states
     self.clients = clients

@@ -19,7 +19,10 @@ struct SearchCommand: ParsableCommand {
   @Argument(help: "What to search for (several words are searched together).")
   var query: [String]
 
-  @Option(help: "The catalog: demo, local (your scanned folders), deezer or spotify (your import).")
+  @Option(
+    help:
+      "The catalog: demo, local (your scanned folders), deezer, spotify (your import) or subsonic (your server)."
+  )
   var provider: RefrainConfiguration.Provider = .demo
 
   @Option(help: "What to look for: track, album, artist, playlist or lyric (a line of the lyrics).")

@@ -16,7 +16,8 @@ struct StartCommand: ParsableCommand {
     shouldDisplay: false)
 
   @Option(
-    help: "The catalog to open: demo, local, deezer or spotify (default: config.toml's, else demo)."
+    help:
+      "The catalog to open: demo, local, deezer, spotify or subsonic (default: config.toml's, else demo)."
   )
   var provider: RefrainConfiguration.Provider?
 

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 #if canImport(Glibc)
   import Glibc
@@ -32,4 +33,35 @@ enum PrivateFile {
     }
     return true
   }
+}
+
+/// A JSON value in Refrain's data folder (beside the library), kept as a ``PrivateFile``:
+/// mode 0600, written whole or not at all.
+public struct PrivateJSONFile<Value: Codable & Sendable>: Sendable {
+  /// The file's location.
+  public let url: URL
+
+  /// The file at `url`.
+  public init(url: URL) { self.url = url }
+
+  /// The file `name` in Refrain's data folder for `environment`.
+  public init(named name: String, environment: [String: String]) {
+    url = LibraryStore.defaultFileURL(environment: environment).deletingLastPathComponent()
+      .appendingPathComponent(name)
+  }
+
+  /// The stored value, or `nil` when there is none or it cannot be read.
+  public func load() -> Value? {
+    guard let data = try? Data(contentsOf: url) else { return nil }
+    return try? JSONDecoder().decode(Value.self, from: data)
+  }
+
+  /// Stores `value`, readable only by the user; `false` when it cannot be written.
+  public func save(_ value: Value) -> Bool {
+    PrivateFile.write(JSONOutput.data(value), to: url)
+  }
+
+  /// Removes the file; `true` when there was one.
+  @discardableResult
+  public func remove() -> Bool { unlink(url.path) == 0 }
 }

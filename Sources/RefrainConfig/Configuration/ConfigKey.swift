@@ -40,6 +40,7 @@ public struct ConfigKey: Sendable, Hashable {
       name: "scrobble",
       summary: "Listens sent to ListenBrainz and Last.fm; empty credentials mean off."),
     Table(name: "spotify", summary: "Your Spotify library, imported (docs/spotify.md)."),
+    Table(name: "subsonic", summary: "Your Subsonic server (docs/home-server.md)."),
     Table(
       name: "keys",
       summary: "Key bindings everywhere: key name = command, as the : prompt reads it."),
@@ -56,7 +57,7 @@ public struct ConfigKey: Sendable, Hashable {
   public static let all: [ConfigKey] = [
     ConfigKey(
       table: "catalog", name: "provider", defaultValue: "\"demo\"",
-      summary: "The catalog opened at start: demo, local, deezer or spotify."),
+      summary: "The catalog opened at start: demo, local, deezer, spotify or subsonic."),
     ConfigKey(
       table: "catalog", name: "music_folders", defaultValue: "[]",
       summary: "Music folders for the local catalog: absolute paths or ~/…"),
@@ -135,6 +136,9 @@ public struct ConfigKey: Sendable, Hashable {
     ConfigKey(
       table: "spotify", name: "client_id", defaultValue: "\"\"",
       summary: "The client ID of your Spotify app, for `refrain spotify login` (docs/spotify.md)."),
+    ConfigKey(
+      table: "subsonic", name: "scrobble", defaultValue: "true",
+      summary: "Tell the server what plays (scrobble.view); false if it forwards to Last.fm."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

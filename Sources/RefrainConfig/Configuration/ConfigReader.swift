@@ -176,6 +176,8 @@ struct ConfigReader {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         configuration.spotifyClientID = trimmed.isEmpty ? nil : trimmed
       }
+    case "subsonic.scrobble":
+      if let flag = boolean(value, path) { configuration.subsonicScrobble = flag }
     case "scrobble.lastfm_secret":
       if let secret = secret(value, path) { configuration.lastFMSecret = secret }
     default:

@@ -16,6 +16,8 @@ public struct RefrainConfiguration: Sendable, Equatable {
     case deezer
     /// The library imported with `refrain spotify import`, offline.
     case spotify
+    /// The user's Subsonic or OpenSubsonic server (`refrain subsonic login`).
+    case subsonic
   }
 
   /// Where decoded audio goes.
@@ -126,6 +128,10 @@ public struct RefrainConfiguration: Sendable, Equatable {
   // [spotify]
   /// The client ID of the user's Spotify app; `nil` when unset (`spotify.client_id`).
   public var spotifyClientID: String?
+
+  // [subsonic]
+  /// Whether plays of the server's tracks are sent to the server (`subsonic.scrobble`).
+  public var subsonicScrobble = true
 
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.

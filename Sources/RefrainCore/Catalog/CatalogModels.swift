@@ -203,6 +203,18 @@ public enum CatalogItem: Sendable, Hashable, Codable {
     }
   }
 
+  /// The catalog the item comes from (`demo`, `local`, `subsonic`, …).
+  public var catalogProvider: String {
+    switch self {
+    case .track(let track): return track.provider
+    case .album(let album): return album.provider
+    case .artist(let artist): return artist.provider
+    case .playlist(let playlist): return playlist.provider
+    case .genre(let genre): return genre.provider
+    case .lyric(let match): return match.track.provider
+    }
+  }
+
   /// The item's kind as the command line names it.
   public var kind: String {
     switch self {

@@ -159,3 +159,12 @@ extension CatalogProvider {
     return url
   }
 }
+
+/// A catalog that keeps its own stars (a Subsonic server): `+` stars and unstars there
+/// instead of in Refrain's library.
+public protocol CatalogStarring: Sendable {
+  /// Whether the server has `item` (a track or an album) starred, read afresh.
+  func isStarred(_ item: CatalogItem) async throws -> Bool
+  /// Stars (`true`) or unstars `item` on the server; returns once the server has answered.
+  func setStarred(_ item: CatalogItem, _ starred: Bool) async throws
+}

@@ -85,6 +85,14 @@ public enum ScrobbleService: String, Sendable, Hashable, Codable, CaseIterable,
   case listenBrainz = "listenbrainz"
   /// Last.fm (`track.scrobble` in batches, `track.updateNowPlaying`).
   case lastFM = "lastfm"
+  /// The user's Subsonic server (`scrobble.view`), for its own tracks only.
+  case subsonic
+
+  /// Whether a listen of `track` goes to this service: the Subsonic server takes only plays
+  /// of its own tracks; the others take every listen.
+  public func accepts(_ track: Track) -> Bool {
+    self != .subsonic || track.provider == "subsonic"
+  }
 
   public var description: String { rawValue }
 }

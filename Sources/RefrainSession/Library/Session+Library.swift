@@ -101,6 +101,11 @@ extension Session {
   /// Saves an album, or likes a track (unlikes a liked one), in the background; a notice
   /// says what was stored, or why not.
   public func save(_ item: CatalogItem) -> Outcome {
+    if let catalog, let starring = catalog as? any CatalogStarring,
+      item.catalogProvider == catalog.name
+    {
+      return star(item, on: starring)
+    }
     guard let libraryCalls else { return .failed("the library is not available") }
     let say: (LibraryCalls.Result<String>) -> Void = { [weak self] result in
       self?.notify(.libraryChanged)
@@ -130,6 +135,53 @@ extension Session {
       return .done(message: "only albums and tracks can be saved")
     }
     return .done(message: nil)
+  }
+
+  /// Stars `item` on its catalog's server, or unstars it when the server has it starred
+  /// (read first: some servers refuse to star twice); a notice says which, once the server
+  /// has answered. A liked track in Refrain's library follows, so its mark shows.
+  private func star(_ item: CatalogItem, on starring: any CatalogStarring) -> Outcome {
+    guard item.kind == "track" || item.kind == "album" else {
+      return .done(message: "only albums and tracks can be starred")
+    }
+    let inbox = inbox
+    Task.detached(executorPreference: BackgroundExecutor.shared) {
+      let result: Result<Bool, any Error>
+      do {
+        let starred = try await starring.isStarred(item)
+        try await starring.setStarred(item, !starred)
+        result = .success(!starred)
+      } catch {
+        result = .failure(error)
+      }
+      inbox.post { session in
+        switch result {
+        case .success(let starred):
+          session.mirrorStar(item, starred)
+          let verb = starred ? "starred" : "unstarred"
+          session.notify(.notice("\(verb) \(item.title) on the server", isError: false))
+        case .failure(let error):
+          session.notify(.notice("could not star \(item.title): \(error)", isError: true))
+        }
+      }
+    }
+    return .done(message: nil)
+  }
+
+  /// Keeps Refrain's liked tracks in step with a star the server took.
+  private func mirrorStar(_ item: CatalogItem, _ starred: Bool) {
+    guard case .track(let track) = item, let libraryCalls else {
+      return notify(.libraryChanged)
+    }
+    libraryCalls.call(
+      { library in
+        if starred {
+          try library.likeTrack(track)
+        } else {
+          try library.unlikeTrack(provider: track.provider, id: track.id)
+        }
+      },
+      then: { [weak self] _ in self?.notify(.libraryChanged) })
   }
 
   // MARK: - The saved session

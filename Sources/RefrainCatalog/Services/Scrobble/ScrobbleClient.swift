@@ -57,6 +57,9 @@ public enum ScrobbleFailure: Error, Sendable, Equatable, CustomStringConvertible
     case .unauthorized(.listenBrainz, let detail):
       return "listenbrainz refused the token (\(detail)); check scrobble.listenbrainz_token "
         + "against listenbrainz.org/settings"
+    case .unauthorized(.subsonic, let detail):
+      return "the Subsonic server refused the login (\(detail)); run `refrain subsonic login` "
+        + "again"
     case .unauthorized(let service, let detail):
       return "\(service) refused the session (\(detail)); run `refrain scrobble login lastfm` "
         + "again and check scrobble.lastfm_api_key and scrobble.lastfm_secret"

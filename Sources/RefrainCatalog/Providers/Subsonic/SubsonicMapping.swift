@@ -1,0 +1,63 @@
+import Foundation
+import RefrainCore
+
+/// Turns a Subsonic server's records into the catalog's models.
+///
+/// Tracks carry the authenticated `stream.view` URL of the file as stored, and covers the
+/// `getCoverArt.view` URL at ``coverSize`` pixels.
+struct SubsonicMapping: Sendable {
+  /// The provider name stored in every model.
+  static let provider = "subsonic"
+  /// The cover size asked of the server, in pixels: the Player pane's largest cover.
+  static let coverSize = 300
+
+  /// Builds the URLs.
+  var api: SubsonicAPI
+
+  /// The server's song id in a track key `subsonic:ID`, or `nil` for another catalog's track.
+  static func songID(_ key: String) -> String? {
+    let prefix = provider + ":"
+    guard key.hasPrefix(prefix), key.count > prefix.count else { return nil }
+    return String(key.dropFirst(prefix.count))
+  }
+
+  /// A song.
+  func track(_ song: SubsonicSong) -> CatalogTrack {
+    let stream = try? api.streamURL(songID: song.id.value)
+    return CatalogTrack(
+      id: song.id.value, provider: Self.provider, title: song.title ?? song.id.value,
+      artist: song.artist, artistID: song.artistId?.value, album: song.album,
+      albumID: song.albumId?.value, duration: song.duration?.value,
+      trackNumber: song.track.map { Int($0.value) }, streamURL: stream,
+      unplayableReason: stream == nil ? "the server's address is not valid" : nil,
+      coverURL: cover(song.coverArt))
+  }
+
+  /// An album.
+  func album(_ record: SubsonicAlbum) -> AlbumSummary {
+    AlbumSummary(
+      id: record.id.value, provider: Self.provider,
+      title: record.name ?? record.title ?? record.id.value, artist: record.artist,
+      artistID: record.artistId?.value, year: record.year.map { Int($0.value) },
+      trackCount: record.songCount.map { Int($0.value) }, coverURL: cover(record.coverArt))
+  }
+
+  /// An artist.
+  func artist(_ record: SubsonicArtist) -> ArtistSummary {
+    ArtistSummary(
+      id: record.id.value, provider: Self.provider, name: record.name,
+      albumCount: record.albumCount.map { Int($0.value) }, pictureURL: cover(record.coverArt))
+  }
+
+  /// A playlist.
+  func playlist(_ record: SubsonicPlaylist) -> PlaylistSummary {
+    PlaylistSummary(
+      id: record.id.value, provider: Self.provider, title: record.name, owner: record.owner,
+      trackCount: record.songCount.map { Int($0.value) }, coverURL: cover(record.coverArt))
+  }
+
+  private func cover(_ id: SubsonicText?) -> URL? {
+    guard let id, !id.value.isEmpty else { return nil }
+    return try? api.coverURL(id: id.value, size: Self.coverSize)
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import RefrainCore
+import RefrainHTTP
+import XCTest
+
+@testable import RefrainCatalog
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The subsonic provider against recorded answers: what it asks and what it makes of them.
+final class SubsonicCatalogTests: XCTestCase {
+  private let account = SubsonicAccount(
+    server: URL(string: "http://127.0.0.1:9") ?? URL(fileURLWithPath: "/"), user: "ann",
+    auth: .token(token: "tok", salt: "salt"), apiVersion: "1.16.1")
+
+  private func provider(_ bodies: [String]) -> (SubsonicCatalogProvider, RecordingTransport) {
+    let transport = RecordingTransport(
+      bodies.map { HTTPResponse(status: 200, body: Data($0.utf8)) })
+    return (
+      SubsonicCatalogProvider(
+        account: account, http: SubsonicClient.httpClient(transport: transport)),
+      transport
+    )
+  }
+
+  private func query(_ request: URLRequest) -> [String: String] {
+    let items =
+      request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems }
+      ?? []
+    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+  }
+
+  private func ok(_ payload: String) -> String {
+    #"{"subsonic-response":{"status":"ok","version":"1.16.1",\#(payload)}}"#
+  }
+
+  func testATrackSearchAsksSearch3ForSongsOnlyAndMapsIdsGivenAsNumbers() async throws {
+    let (catalog, transport) = provider([
+      ok(
+        #""searchResult3":{"song":[{"id":42,"title":"Song","artist":"Band","album":"LP","#
+          + #""albumId":"7","duration":"181","track":3,"coverArt":"al-7"}]}"#)
+    ])
+    let page = try await catalog.search("  so ng ", kind: .track, offset: 5, limit: 10)
+    let sent = query(try XCTUnwrap(transport.requests.first))
+    XCTAssertEqual(transport.requests.first?.url?.path, "/rest/search3.view")
+    XCTAssertEqual(sent["query"], "so ng")
+    XCTAssertEqual(sent["songCount"], "10")
+    XCTAssertEqual(sent["songOffset"], "5")
+    XCTAssertEqual(sent["albumCount"], "0")
+    XCTAssertEqual(sent["artistCount"], "0")
+    guard case .track(let track) = page.items.first else { return XCTFail("no track") }
+    XCTAssertEqual(track.id, "42")
+    XCTAssertEqual(track.provider, "subsonic")
+    XCTAssertEqual(track.duration, 181)
+    XCTAssertEqual(track.trackNumber, 3)
+    XCTAssertEqual(track.albumID, "7")
+    let stream = try XCTUnwrap(track.streamURL)
+    XCTAssertEqual(stream.path, "/rest/stream.view")
+    XCTAssertTrue(stream.absoluteString.contains("id=42"), stream.absoluteString)
+    let cover = try XCTUnwrap(track.coverURL)
+    XCTAssertTrue(cover.absoluteString.contains("getCoverArt.view"), cover.absoluteString)
+    XCTAssertTrue(cover.absoluteString.contains("size=300"), cover.absoluteString)
+    XCTAssertEqual(page.total, 6)
+  }
+
+  func testAMissingAlbumIsNotFound() async {
+    let (catalog, _) = provider([
+      #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":70,"message":"Album not found"}}}"#
+    ])
+    do {
+      _ = try await catalog.album(id: "9")
+      XCTFail("found")
+    } catch {
+      XCTAssertEqual(error as? CatalogError, .notFound("album 9"))
+    }
+  }
+
+  func testHomeKeepsTheSectionsTheServerGaveWhenOthersFail() async throws {
+    let failed =
+      #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":0,"message":"x"}}}"#
+    let albums = ok(#""albumList2":{"album":[{"id":"a1","name":"LP","artist":"Band"}]}"#)
+    // The five requests run at once, so every answer is the same list but one failure.
+    let (catalog, transport) = provider([albums, albums, albums, albums, failed])
+    let sections = try await catalog.home()
+    XCTAssertEqual(transport.requests.count, 5)
+    XCTAssertGreaterThanOrEqual(sections.count, 3)
+    XCTAssertTrue(sections.allSatisfy { !$0.items.isEmpty })
+  }
+
+  func testWithoutALoginEveryCallSaysHowToLogIn() async {
+    let catalog = SubsonicCatalogProvider(account: nil)
+    do {
+      _ = try await catalog.search("x", kind: .track, offset: 0, limit: 1)
+      XCTFail("searched")
+    } catch {
+      XCTAssertTrue("\(error)".contains("refrain subsonic login URL --user NAME"), "\(error)")
+    }
+  }
+}
+
+/// Plays told to the server: `scrobble.view` for its own tracks only.
+final class SubsonicScrobbleTests: XCTestCase {
+  private let account = SubsonicAccount(
+    server: URL(string: "http://127.0.0.1:9") ?? URL(fileURLWithPath: "/"), user: "ann",
+    auth: .token(token: "tok", salt: "salt"), apiVersion: "1.16.1")
+  private let ok = #"{"subsonic-response":{"status":"ok","version":"1.16.1"}}"#
+
+  private func items(_ request: URLRequest?) -> [String: String] {
+    let items =
+      request?.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems }
+      ?? []
+    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+  }
+
+  func testASubmissionSendsTheSongIdAndTheStartInMilliseconds() async throws {
+    let transport = RecordingTransport([HTTPResponse(status: 200, body: Data(ok.utf8))])
+    let client = SubsonicScrobbleClient(
+      account: account, http: SubsonicClient.httpClient(transport: transport))
+    _ = try await client.submit([
+      QueuedListen(
+        id: 1, service: .subsonic, artist: "A", title: "T", album: "L", duration: 200,
+        trackKey: "subsonic:song-9", listenedAt: 1_700_000_000, attempts: 0, lastError: nil)
+    ])
+    let sent = items(transport.requests.first)
+    XCTAssertEqual(transport.requests.first?.url?.path, "/rest/scrobble.view")
+    XCTAssertEqual(sent["id"], "song-9")
+    XCTAssertEqual(sent["time"], "1700000000000")
+    XCTAssertEqual(sent["submission"], "true")
+  }
+
+  func testNowPlayingGoesOutOnlyForTheServersTracks() async throws {
+    let transport = RecordingTransport([HTTPResponse(status: 200, body: Data(ok.utf8))])
+    let client = SubsonicScrobbleClient(
+      account: account, http: SubsonicClient.httpClient(transport: transport))
+    let file = Track(
+      id: "/music/a.flac", location: URL(fileURLWithPath: "/music/a.flac"), title: "A",
+      artist: "B")
+    try await client.nowPlaying(
+      NowPlaying(track: file, duration: 60, startedAt: Date(timeIntervalSince1970: 0)))
+    XCTAssertTrue(transport.requests.isEmpty)
+    var served = file
+    served.id = "subsonic:s-1"
+    served.provider = "subsonic"
+    try await client.nowPlaying(
+      NowPlaying(track: served, duration: 60, startedAt: Date(timeIntervalSince1970: 0)))
+    XCTAssertEqual(items(transport.requests.first)["submission"], "false")
+    XCTAssertEqual(items(transport.requests.first)["id"], "s-1")
+    XCTAssertFalse(ScrobbleService.subsonic.accepts(file))
+    XCTAssertTrue(ScrobbleService.subsonic.accepts(served))
+    XCTAssertTrue(ScrobbleService.listenBrainz.accepts(file))
+  }
+
+  func testARefusedLoginIsUnauthorized() async {
+    let refused =
+      #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":40,"message":"Wrong"}}}"#
+    let transport = RecordingTransport([HTTPResponse(status: 200, body: Data(refused.utf8))])
+    let client = SubsonicScrobbleClient(
+      account: account, http: SubsonicClient.httpClient(transport: transport))
+    do {
+      _ = try await client.submit([
+        QueuedListen(
+          id: 1, service: .subsonic, artist: "A", title: "T", album: "L", duration: 200,
+          trackKey: "subsonic:x", listenedAt: 1, attempts: 0, lastError: nil)
+      ])
+      XCTFail("sent")
+    } catch {
+      XCTAssertEqual(error, .unauthorized(service: .subsonic, detail: "error 40: Wrong"))
+    }
+  }
+}
