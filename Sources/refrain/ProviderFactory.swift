@@ -29,8 +29,13 @@ func makeProvider(
     let previews = configuration.deezerURL(environment: environment).map {
       DeezerCatalogProvider(baseURL: $0, environment: environment)
     }
+    // Imported tracks matched to the user's Subsonic server play from it while logged in.
+    let server = SubsonicAccountFile.standard(environment: environment).load().map {
+      SubsonicCatalogProvider(account: $0)
+    }
     return SpotifyCatalogProvider(
-      store: try LibraryStore.openDefault(environment: environment), previews: previews)
+      store: try LibraryStore.openDefault(environment: environment), previews: previews,
+      server: server)
   case .subsonic:
     return SubsonicCatalogProvider(
       account: SubsonicAccountFile.standard(environment: environment).load())

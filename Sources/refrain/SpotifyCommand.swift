@@ -281,7 +281,8 @@ struct SpotifyCommand: ParsableCommand {
     return try waitFor { try await importer.run(report: report) }
   }
 
-  /// An importer with the stored login, the library and the preview catalog.
+  /// An importer with the stored login, the library, the Subsonic server when logged in to
+  /// one, and the preview catalog.
   static func makeImporter(
     configuration: RefrainConfiguration, environment: [String: String], rematch: Bool
   ) throws -> SpotifyImporter {
@@ -298,9 +299,17 @@ struct SpotifyCommand: ParsableCommand {
     if let previews {
       lookup = { isrc in try await previews.track(isrc: isrc) }
     }
+    var serverLookup: SpotifyMatcher.ServerLookup?
+    if let account = SubsonicAccountFile.standard(environment: environment).load() {
+      let server = SubsonicCatalogProvider(account: account)
+      serverLookup = { track in
+        try await server.songID(matching: track, tolerance: SpotifyMatcher.durationTolerance)
+      }
+    }
     return SpotifyImporter(
       client: client, store: store,
-      matcher: SpotifyMatcher(store: store, previews: lookup, rematchPreviews: rematch))
+      matcher: SpotifyMatcher(
+        store: store, server: serverLookup, previews: lookup, rematchPreviews: rematch))
   }
 
   /// The user's ID and name, from `/me`.

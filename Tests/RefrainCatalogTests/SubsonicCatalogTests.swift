@@ -36,6 +36,33 @@ final class SubsonicCatalogTests: XCTestCase {
     #"{"subsonic-response":{"status":"ok","version":"1.16.1",\#(payload)}}"#
   }
 
+  func testAnImportedTrackMatchesBySongISRCThenByArtistTitleAndDuration() async throws {
+    let songs =
+      #""searchResult3":{"song":["#
+      + #"{"id":"s1","title":"Paper Boats","artist":"Jun Park","duration":200},"#
+      + #"{"id":"s2","title":"Paper Boats (Live)","artist":"Jun Park","duration":320,"#
+      + #""isrc":["QZRFT2600001"]},"#
+      + #"{"id":"s3","title":"Paper Boats","artist":"Jun Park","duration":260,"isrc":"QZX"}]}"#
+    let (catalog, transport) = provider([ok(songs), ok(songs), ok(songs), ok(songs)])
+    func track(isrc: String?, duration: Double?) -> CatalogTrack {
+      CatalogTrack(
+        id: "sp", provider: "spotify", title: "Paper Boats", artist: "Jun Park",
+        duration: duration, isrc: isrc)
+    }
+    // The ISRC wins over the title (OpenSubsonic sends a list; one string is read too).
+    var found = try await catalog.songID(
+      matching: track(isrc: "qzrft2600001", duration: 199), tolerance: 3)
+    XCTAssertEqual(found, "s2")
+    XCTAssertEqual(query(try XCTUnwrap(transport.requests.first))["query"], "Paper Boats")
+    // No ISRC on the server: the same artist and title, within the duration tolerance.
+    found = try await catalog.songID(matching: track(isrc: "QZNONE", duration: 258), tolerance: 3)
+    XCTAssertEqual(found, "s3")
+    found = try await catalog.songID(matching: track(isrc: nil, duration: 240), tolerance: 3)
+    XCTAssertNil(found, "20 s away from every song of that title is another recording")
+    found = try await catalog.songID(matching: track(isrc: nil, duration: nil), tolerance: 3)
+    XCTAssertEqual(found, "s1")
+  }
+
   func testATrackSearchAsksSearch3ForSongsOnlyAndMapsIdsGivenAsNumbers() async throws {
     let (catalog, transport) = provider([
       ok(

@@ -30,7 +30,7 @@ struct SubsonicMapping: Sendable {
       albumID: song.albumId?.value, duration: song.duration?.value,
       trackNumber: song.track.map { Int($0.value) }, streamURL: stream,
       unplayableReason: stream == nil ? "the server's address is not valid" : nil,
-      coverURL: cover(song.coverArt))
+      coverURL: cover(song.coverArt), isrc: song.isrc?.values.first)
   }
 
   /// An album.

@@ -44,6 +44,8 @@ struct SubsonicSong: Decodable, Sendable, Hashable {
   var coverArt: SubsonicText?
   var suffix: String?
   var contentType: String?
+  /// The recording's ISRCs (OpenSubsonic).
+  var isrc: SubsonicStrings?
   /// When the user starred it (absent when not starred).
   var starred: String?
   var isDir: Bool?
