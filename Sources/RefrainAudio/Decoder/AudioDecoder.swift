@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// One audio format's decoder, as the player engine uses it (after cmus's
 /// `input_plugin_ops`): open, the PCM format, read PCM, seek to a sample, the duration, the
@@ -92,9 +93,13 @@ public enum AudioDecoders {
   /// format that needs them, the headers the decoder reads), reading the rest as it plays
   /// through an ``HTTPByteSource``. `shouldStop` lets the wait for the head give up when a
   /// command arrives.
-  public static func open(url: URL, shouldStop: @escaping () -> Bool) throws -> any AudioDecoder {
+  /// A live stream (internet radio) tells `news` that it is live, its titles and its
+  /// reconnections, from the network's thread.
+  public static func open(
+    url: URL, news: (@Sendable (StreamNews) -> Void)? = nil, shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
     try HTTPByteSource.loadNetwork(for: url)
-    let stream = HTTPByteSource(url: url)
+    let stream = HTTPByteSource(url: url, news: news)
     do {
       guard let head = try stream.read(at: 0, count: 64, shouldStop: shouldStop) else {
         throw AudioError.transport(url: url.absoluteString, detail: "stopped while buffering")

@@ -327,7 +327,10 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       if track.location.isFileURL {
         decoder = try AudioDecoders.open(path: track.location.path)
       } else {
-        decoder = try AudioDecoders.open(url: track.location) { [weak self] in
+        let events = events
+        decoder = try AudioDecoders.open(
+          url: track.location, news: { events.post(contentsOf: [.stream(track, $0)]) }
+        ) { [weak self] in
           self?.hasMail ?? true
         }
       }

@@ -51,7 +51,29 @@ extension PlaybackPresenter {
       trackFailed(track, message: message)
     case .warning(let message):
       warning = message
+    case .stream(let track, let news):
+      streamNews(news, for: track)
     }
+  }
+
+  /// Follows what a live stream says: its title and its reconnections. News of a track the
+  /// presenter moved away from is stale and ignored.
+  func streamNews(_ news: StreamNews, for track: Track) {
+    guard track.isSameEntry(as: queue.current), state != .idle, state != .stopped else { return }
+    switch news {
+    case .live: isLive = true
+    case .title(let title): streamTitle = title
+    case .reconnecting(let reason, let delay):
+      streamNotice = "stream lost (\(reason)): reconnecting in \(String(format: "%.1f", delay)) s"
+    case .reconnected: streamNotice = nil
+    }
+  }
+
+  /// Forgets the last track's stream news (a new track is asked for).
+  func clearStream() {
+    streamTitle = nil
+    isLive = false
+    streamNotice = nil
   }
 
   // MARK: - Internals

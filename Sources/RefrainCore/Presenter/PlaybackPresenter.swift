@@ -35,6 +35,12 @@ public final class PlaybackPresenter {
   public internal(set) var lastError: String?
   /// The player's last non-fatal warning.
   public internal(set) var warning: String?
+  /// What the live stream playing now says is on air; `nil` for other tracks.
+  public internal(set) var streamTitle: StreamTitle?
+  /// Whether the current track is a live stream (internet radio).
+  public internal(set) var isLive = false
+  /// Why the live stream playing now is reconnecting, while it is; `nil` otherwise.
+  public internal(set) var streamNotice: String?
   /// Every track skipped since the queue was last replaced, oldest first.
   public internal(set) var skipped: [SkippedTrack] = []
   /// How many seeks were asked of the player so far, from any source (keys, a lyric line,
@@ -69,7 +75,8 @@ public final class PlaybackPresenter {
       position: isTrackLoaded ? player.position : 0, duration: duration, volume: volume,
       isShuffled: queue.isShuffled, repeatMode: queue.repeatMode, lastError: lastError,
       warning: warning, isFinished: isFinished,
-      replayGain: isTrackLoaded ? player.appliedGain : nil)
+      replayGain: isTrackLoaded ? player.appliedGain : nil, streamTitle: streamTitle,
+      isLive: isLive, streamNotice: streamNotice)
   }
 
   // MARK: - Starting
@@ -209,6 +216,7 @@ public final class PlaybackPresenter {
       preparedTrack = nil
     }
     player.play(queue.forPlayback(track) ?? track, startAt: seconds)
+    clearStream()
     state = .loading
     duration = track.duration
     isFinished = false

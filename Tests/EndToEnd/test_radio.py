@@ -1,0 +1,112 @@
+"""Internet radio against a real Icecast server fed by ezstream (icecast_harness.py).
+
+- `refrain play URL --events` of an Icecast mount: each StreamTitle comes as a `metadata`
+  event with artist and title split on " - " and `raw` kept, and `ctl status` shows it as
+  `stream_title`; every track's tone is heard on the private PulseAudio.
+- Icecast killed and started again while playing: `play` says `reconnecting` (connection
+  refused, the mount missing) and keeps running, then `reconnected`; the title comes again
+  and the tones are heard again, without a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+
+import audio_analysis as aa
+from harness import assert_events_only
+from icecast_harness import RadioTrack, Station
+
+TRACKS = [RadioTrack("Ada Lovelace", "Engine Song", 440, 4),
+          RadioTrack("Björk", "Jóga - Live", 554, 4),
+          RadioTrack("Cy", "Third", 659, 4)]
+
+
+@pytest.fixture
+def station():
+    on_air = Station(TRACKS)
+    on_air.start()
+    yield on_air
+    on_air.close()
+
+
+def ctl_status(refrain, socket) -> dict:
+    answer = subprocess.run([str(refrain.binary), "ctl", "--socket", str(socket), "status"], env=refrain.env,
+                            capture_output=True, text=True, timeout=10)
+    assert answer.returncode == 0, answer.stderr
+    return json.loads(answer.stdout)
+
+
+def quit_after(seconds: float, run, recorder):
+    """Lets `run` play `seconds` more, quits it and returns the recording; `play` exited 0
+    and wrote only events."""
+    time.sleep(seconds)
+    run.send("quit")
+    run.finish(15)
+    rec = recorder.stop(tail=0.3)
+    assert run.returncode == 0, run.stderr
+    assert_events_only(run)
+    return rec
+
+
+def tones_heard(audio, start: float = 0.0) -> set[int]:
+    """The tracks' frequencies heard for at least a second after `start`."""
+    heard = [s for s in aa.segments(aa.frequency_timeline(audio, start=start)) if s.length >= 1.0]
+    return {t.frequency for t in TRACKS for s in heard if abs(s.freq - t.frequency) <= 12}
+
+
+def test_titles_come_as_metadata_events_and_in_ctl_status_and_every_tone_is_heard(
+        station, refrain, recorder, tmp_path):
+    socket = tmp_path / "ctl.sock"
+    run = refrain.start(station.url, "--output", "pulse", "--events", "--socket", str(socket))
+    start = run.wait_for(lambda e: e.kind == "start", 15, "the start")
+    assert start["file"] == station.url and start["duration"] is None, start
+    titles = {t.stream_title for t in TRACKS}
+    for track in TRACKS:
+        run.wait_for(lambda e, t=track: e.kind == "metadata" and e["raw"] == t.stream_title, 30,
+                     f"a metadata event for {track.stream_title}")
+    time.sleep(0.5)
+    before = run.of("metadata")[-1]
+    status = ctl_status(refrain, socket)
+    last = run.of("metadata")[-1]
+    assert status["stream_title"] in titles and status["state"] == "playing", status
+    rec = quit_after(1, run, recorder)
+    for event in run.of("metadata"):
+        track = next(t for t in TRACKS if t.stream_title == event["raw"])
+        # Split on the first " - " only: Jóga - Live stays the title.
+        assert (event["artist"], event["title"]) == (track.artist, track.title), event
+    # What the status said is the last title told (or the one before, had it just changed).
+    assert status["stream_title"] in {before["raw"], last["raw"]}, (status, last)
+    assert tones_heard(rec.audio) == {t.frequency for t in TRACKS}, \
+        [(round(s.freq), round(s.length, 1)) for s in aa.segments(aa.frequency_timeline(rec.audio))]
+
+
+def test_icecast_killed_and_started_again_reconnects_and_plays_on_with_the_title_again(
+        station, refrain, recorder, tmp_path):
+    run = refrain.start(station.url, "--output", "pulse", "--events")
+    run.wait_for(lambda e: e.kind == "metadata", 15, "the first title")
+    time.sleep(1)
+    station.kill()
+    dropped = time.monotonic()
+    run.wait_for(lambda e: e.kind == "reconnecting" and e["message"] == "connection refused", 20,
+                 "a reconnection refused while the server is down")
+    time.sleep(3)
+    assert run.proc.poll() is None, "play exited while the stream was being retried"
+    back = station.start_server()
+    # Without its source the mount is missing (404): retried like a drop.
+    time.sleep(1.5)
+    station.start_source()
+    reconnected = run.wait_for(lambda e: e.kind == "reconnected", 20, "the reconnection")
+    again = run.wait_for(lambda e: e.kind == "metadata" and e.arrival > reconnected.arrival - 0.5, 15,
+                         "the title sent again after the reconnection")
+    rec = quit_after(5, run, recorder)
+    delays = [e["retry_in"] for e in run.of("reconnecting")]
+    assert delays[:4] == [0.5, 1, 2, 4][:len(delays[:4])] and max(delays) <= 10, delays
+    assert again["raw"] in {t.stream_title for t in TRACKS}, again
+    assert reconnected.arrival > back
+    heard_after = tones_heard(rec.audio, start=rec.at(reconnected.arrival))
+    assert heard_after, "no tone heard after the station came back"
+    print(f"server down {back - dropped:.1f} s; reconnected {reconnected.arrival - back:.2f} s after icecast2 was up")
