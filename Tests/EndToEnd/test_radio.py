@@ -6,6 +6,7 @@
 - Icecast killed and started again while playing: `play` says `reconnecting` (connection
   refused, the mount missing) and keeps running, then `reconnected`; the title comes again
   and the tones are heard again, without a restart.
+- A `.pls` file and an `.m3u` URL whose first entry is refused: the next entry plays.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import time
 import pytest
 
 import audio_analysis as aa
-from harness import assert_events_only
-from icecast_harness import RadioTrack, Station
+from harness import FixtureServer, assert_events_only
+from icecast_harness import RadioTrack, Station, free_port
 
 TRACKS = [RadioTrack("Ada Lovelace", "Engine Song", 440, 4),
           RadioTrack("Björk", "Jóga - Live", 554, 4),
@@ -110,3 +111,29 @@ def test_icecast_killed_and_started_again_reconnects_and_plays_on_with_the_title
     heard_after = tones_heard(rec.audio, start=rec.at(reconnected.arrival))
     assert heard_after, "no tone heard after the station came back"
     print(f"server down {back - dropped:.1f} s; reconnected {reconnected.arrival - back:.2f} s after icecast2 was up")
+
+
+def test_a_pls_file_and_an_m3u_url_play_their_first_stream_that_answers(station, refrain, recorder, tmp_path):
+    # The first entry is a port nobody listens on: refused, so the next entry plays.
+    dead = f"http://127.0.0.1:{free_port()}/gone.mp3"
+    pls = tmp_path / "station.pls"
+    pls.write_text(f"[playlist]\nNumberOfEntries=2\nFile1={dead}\nTitle1=Gone\nFile2={station.url}\n"
+                   "Title2=Tones\nVersion=2\n")
+    run = refrain.start(str(pls), "--output", "pulse", "--events")
+    run.wait_for(lambda e: e.kind == "metadata", 20, "a title from the playlist's second stream")
+    rec = quit_after(3, run, recorder)
+    assert not run.of("error"), run.summary()
+    assert tones_heard(rec.audio), "nothing heard from the .pls file's stream"
+
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "station.m3u").write_text(f"#EXTM3U\n#EXTINF:-1,Gone\n{dead}\n#EXTINF:-1,Tones\n{station.url}\n")
+    files = FixtureServer(served)
+    try:
+        run = refrain.start(files.url("station.m3u"), "--output", "null", "--events")
+        title = run.wait_for(lambda e: e.kind == "metadata", 20, "a title from the .m3u URL's stream")
+        run.send("quit")
+        run.finish(15)
+    finally:
+        files.close()
+    assert title["raw"] in {t.stream_title for t in TRACKS}, title
