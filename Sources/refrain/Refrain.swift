@@ -19,7 +19,7 @@ struct Refrain: ParsableCommand {
     subcommands: [
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
       SearchCommand.self, KeysCommand.self, CtlCommand.self, ConfigCommand.self,
-      ScrobbleCommand.self, RoomCommand.self, SpotifyCommand.self,
+      ScrobbleCommand.self, RoomCommand.self, SpotifyCommand.self, RadioCommand.self,
     ],
     defaultSubcommand: StartCommand.self
   )

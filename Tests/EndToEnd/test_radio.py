@@ -7,6 +7,7 @@
   refused, the mount missing) and keeps running, then `reconnected`; the title comes again
   and the tones are heard again, without a restart.
 - A `.pls` file and an `.m3u` URL whose first entry is refused: the next entry plays.
+- `refrain radio add|list|remove` keep stations in the library.
 """
 
 from __future__ import annotations
@@ -137,3 +138,25 @@ def test_a_pls_file_and_an_m3u_url_play_their_first_stream_that_answers(station,
     finally:
         files.close()
     assert title["raw"] in {t.stream_title for t in TRACKS}, title
+
+
+def test_stations_are_added_listed_and_removed(refrain):
+    def radio(*words: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(refrain.binary), "radio", *words], env=refrain.env, capture_output=True,
+                              text=True, timeout=20)
+
+    assert radio("list", "--json").stdout.strip() == "[]"
+    added = radio("add", "Tones FM", "http://127.0.0.1:9/radio.mp3")
+    assert (added.returncode, added.stdout.strip()) == (0, "added station Tones FM"), added
+    assert radio("add", "Ambient", "http://127.0.0.1:9/ambient.pls").returncode == 0
+    assert json.loads(radio("list", "--json").stdout) == [
+        {"name": "Ambient", "url": "http://127.0.0.1:9/ambient.pls"},
+        {"name": "Tones FM", "url": "http://127.0.0.1:9/radio.mp3"}]
+    assert radio("list").stdout.splitlines() == ["Ambient\thttp://127.0.0.1:9/ambient.pls",
+                                                  "Tones FM\thttp://127.0.0.1:9/radio.mp3"]
+    assert radio("remove", "tones fm").returncode == 0
+    missing = radio("remove", "Tones FM")
+    assert missing.returncode == 1 and missing.stderr.strip() == "refrain radio: no station named Tones FM"
+    assert [s["name"] for s in json.loads(radio("list", "--json").stdout)] == ["Ambient"]
+    refused = radio("add", "Bad", "ftp://127.0.0.1/x")
+    assert refused.returncode != 0 and "expected an http(s) URL" in refused.stderr
