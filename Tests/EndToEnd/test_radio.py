@@ -8,6 +8,7 @@
   and the tones are heard again, without a restart.
 - A `.pls` file and an `.m3u` URL whose first entry is refused: the next entry plays.
 - `refrain radio add|list|remove` keep stations in the library.
+- A station that stays down: `play` retries until SIGTERM, which ends it at once.
 """
 
 from __future__ import annotations
@@ -160,3 +161,17 @@ def test_stations_are_added_listed_and_removed(refrain):
     assert [s["name"] for s in json.loads(radio("list", "--json").stdout)] == ["Ambient"]
     refused = radio("add", "Bad", "ftp://127.0.0.1/x")
     assert refused.returncode != 0 and "expected an http(s) URL" in refused.stderr
+
+
+def test_play_keeps_retrying_a_dead_station_until_sigterm_ends_it(station, refrain):
+    run = refrain.start(station.url, "--output", "null", "--events")
+    run.wait_for(lambda e: e.kind == "metadata", 15, "the first title")
+    station.kill()
+    run.wait_for(lambda e: e.kind == "reconnecting" and e["message"] == "connection refused", 20,
+                 "a refused reconnection")
+    time.sleep(4)
+    assert run.proc.poll() is None, "play exited on its own while retrying"
+    asked = time.monotonic()
+    run.proc.terminate()
+    run.proc.wait(5)
+    assert time.monotonic() - asked < 2
