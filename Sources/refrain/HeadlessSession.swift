@@ -49,8 +49,6 @@ final class HeadlessSession {
   private var scrobbling: ScrobbleAttachment?
   /// The track whose `start` event went out last.
   private var startedTrack: Track?
-  /// A live stream's title that came before its `start` event (it is sent right after).
-  private var earlyTitle: StreamTitle?
 
   /// Plays `tracks`; `scrobble`, when given, attaches scrobbling to the session.
   init(
@@ -180,10 +178,8 @@ final class HeadlessSession {
       nextPositionEvent = 0
       emit(.start(file: track.displayName, duration: duration))
       startedTrack = track
-      if let title = earlyTitle {
-        earlyTitle = nil
-        emit(.metadata(title))
-      }
+      // A live stream's title that came before its start goes out right after it.
+      if let title = playback.streamTitle { emit(.metadata(title)) }
     case .player(.trackEnded):
       emit(.end)
     case .player(.failed(_, let message)):
@@ -208,7 +204,7 @@ final class HeadlessSession {
     case .live:
       break
     case .title(let title):
-      if started { emit(.metadata(title)) } else { earlyTitle = title }
+      if started { emit(.metadata(title)) }
     case .reconnecting(let reason, let delay):
       emit(.reconnecting(reason: reason, retryIn: delay))
       warn(playback.streamNotice ?? "stream lost (\(reason))")

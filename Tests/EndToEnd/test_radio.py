@@ -9,6 +9,7 @@
 - A `.pls` file and an `.m3u` URL whose first entry is refused: the next entry plays.
 - `refrain radio add|list|remove` keep stations in the library.
 - A station that stays down: `play` retries until SIGTERM, which ends it at once.
+- A station queued with `ctl queue add` after a file: its title comes with its start.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 
 import audio_analysis as aa
 from harness import FixtureServer, assert_events_only
-from icecast_harness import RadioTrack, Station, free_port
+from icecast_harness import RadioTrack, Station, free_port, make_mp3
 
 TRACKS = [RadioTrack("Ada Lovelace", "Engine Song", 440, 4),
           RadioTrack("Björk", "Jóga - Live", 554, 4),
@@ -175,3 +176,20 @@ def test_play_keeps_retrying_a_dead_station_until_sigterm_ends_it(station, refra
     run.proc.terminate()
     run.proc.wait(5)
     assert time.monotonic() - asked < 2
+
+
+def test_a_station_queued_with_ctl_after_a_file_starts_with_its_title(station, refrain, tmp_path):
+    song = tmp_path / "short.mp3"
+    make_mp3(song, RadioTrack("File", "Short", 330, 3))
+    socket = tmp_path / "ctl.sock"
+    run = refrain.start(str(song), "--output", "null", "--events", "--socket", str(socket))
+    run.wait_for(lambda e: e.kind == "start", 15, "the file's start")
+    queued = subprocess.run([str(refrain.binary), "ctl", "--socket", str(socket), "queue", "add", station.url],
+                            env=refrain.env, capture_output=True, text=True, timeout=10)
+    assert queued.returncode == 0, queued.stderr
+    start = run.wait_for(lambda e: e.kind == "start" and e["file"] == station.url, 20, "the station's start")
+    title = run.wait_for(lambda e: e.kind == "metadata", 10, "the station's title")
+    assert title.arrival - start.arrival < 1.0, "the title came late: it was lost while the station was prepared"
+    assert ctl_status(refrain, socket)["stream_title"] in {t.stream_title for t in TRACKS}
+    run.send("quit")
+    run.finish(15)

@@ -93,6 +93,37 @@ final class SessionRadioTests: XCTestCase {
     XCTAssertNil(try json(session.status())["stream_notice"])
   }
 
+  func testAStationQueuedAfterAFileKeepsWhatItSaidWhilePreparedForWhenItStarts() throws {
+    let lookups = Lookups()
+    let player = FakePlayer()
+    let session = Session(
+      player: player,
+      lyricsLoader: { _ in
+        lookups.lock.withLock { lookups.count += 1 }
+        return .notFound(reasons: ["none"])
+      })
+    session.playback.playAll([other, station], startAt: 0)
+    player.setState(.playing)
+    let file = try XCTUnwrap(session.playback.queue.current)
+    player.emit(.started(file, duration: 10))
+    session.handlePlayerEvents(player.drainEvents())
+    let prepared = try XCTUnwrap(player.prepared.last ?? nil)
+    XCTAssertEqual(prepared.location, station.location)
+    // The player opens the prepared stream ahead of the hand-over: its news comes early.
+    player.emit(
+      .stream(prepared, .live), .stream(prepared, .title(StreamTitle(raw: "Cy - Third"))))
+    session.handlePlayerEvents(player.drainEvents())
+    XCTAssertNil(session.playback.snapshot.streamTitle, "the file still plays")
+    player.emit(.trackEnded(file), .started(prepared, duration: nil))
+    session.handlePlayerEvents(player.drainEvents())
+    XCTAssertEqual(session.playback.snapshot.streamTitle?.raw, "Cy - Third")
+    XCTAssertTrue(session.playback.snapshot.isLive)
+    Thread.sleep(forTimeInterval: 0.2)
+    session.drainInbox()
+    XCTAssertEqual(session.lyricsNotice, "no lyrics for radio")
+    XCTAssertEqual(lookups.lock.withLock { lookups.count }, 1, "only the file's lyrics")
+  }
+
   func testNewsOfATrackLeftBehindIsIgnored() {
     let (session, player) = listening()
     let old = session.playback.queue.current ?? station

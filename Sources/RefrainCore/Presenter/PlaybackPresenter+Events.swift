@@ -56,9 +56,24 @@ extension PlaybackPresenter {
     }
   }
 
-  /// Follows what a live stream says: its title and its reconnections. News of a track the
-  /// presenter moved away from is stale and ignored.
+  /// Follows what a live stream says: its title and its reconnections. What the prepared
+  /// successor says is kept for when it starts; news of a track the presenter moved away
+  /// from is stale and ignored.
   func streamNews(_ news: StreamNews, for track: Track) {
+    if let prepared = preparedTrack, track.isSameEntry(as: prepared),
+      !track.isSameEntry(as: queue.current)
+    {
+      var stream =
+        preparedStream.flatMap { $0.track.isSameEntry(as: track) ? $0 : nil }
+        ?? (track: track, isLive: false, title: nil)
+      switch news {
+      case .live: stream.isLive = true
+      case .title(let title): stream.title = title
+      case .reconnecting, .reconnected: break
+      }
+      preparedStream = stream
+      return
+    }
     guard track.isSameEntry(as: queue.current), state != .idle, state != .stopped else { return }
     switch news {
     case .live: isLive = true
@@ -103,6 +118,12 @@ extension PlaybackPresenter {
     if let handedOver, handedOver.isSameEntry(as: upcoming) {
       state = .loading
       duration = upcoming.duration
+      clearStream()
+      if let stream = preparedStream, stream.track.isSameEntry(as: upcoming) {
+        isLive = stream.isLive
+        streamTitle = stream.title
+      }
+      preparedStream = nil
     } else {
       start(upcoming)
     }

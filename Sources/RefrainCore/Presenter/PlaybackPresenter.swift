@@ -52,6 +52,9 @@ public final class PlaybackPresenter {
   /// The track last handed to `player.prepareNext`, which the player will start
   /// by itself when the current track ends; `nil` when nothing is prepared.
   var preparedTrack: Track?
+  /// What the prepared successor, a live stream, said before it started: applied when the
+  /// player hands over to it.
+  var preparedStream: (track: Track, isLive: Bool, title: StreamTitle?)?
   /// Whether the track being loaded should start paused (a restored session).
   var startPaused = false
 
@@ -217,6 +220,7 @@ public final class PlaybackPresenter {
     }
     player.play(queue.forPlayback(track) ?? track, startAt: seconds)
     clearStream()
+    preparedStream = nil
     state = .loading
     duration = track.duration
     isFinished = false
