@@ -18,8 +18,8 @@ final class SessionRadioTests: XCTestCase {
     var count = 0
   }
 
-  /// A session playing `station`, which the player says is live, with `title` on air.
-  private func listening(lookups: Lookups = Lookups()) -> (Session, FakePlayer) {
+  /// A session over a fake player whose lyrics look-ups are counted in `lookups`.
+  private func counting(_ lookups: Lookups) -> (Session, FakePlayer) {
     let player = FakePlayer()
     let session = Session(
       player: player,
@@ -27,6 +27,12 @@ final class SessionRadioTests: XCTestCase {
         lookups.lock.withLock { lookups.count += 1 }
         return .notFound(reasons: ["none"])
       })
+    return (session, player)
+  }
+
+  /// A session playing `station`, which the player says is live, with a title on air.
+  private func listening(lookups: Lookups = Lookups()) -> (Session, FakePlayer) {
+    let (session, player) = counting(lookups)
     session.playback.playSingle(station)
     player.setState(.playing)
     let playing = session.playback.queue.current ?? station
@@ -95,13 +101,7 @@ final class SessionRadioTests: XCTestCase {
 
   func testAStationQueuedAfterAFileKeepsWhatItSaidWhilePreparedForWhenItStarts() throws {
     let lookups = Lookups()
-    let player = FakePlayer()
-    let session = Session(
-      player: player,
-      lyricsLoader: { _ in
-        lookups.lock.withLock { lookups.count += 1 }
-        return .notFound(reasons: ["none"])
-      })
+    let (session, player) = counting(lookups)
     session.playback.playAll([other, station], startAt: 0)
     player.setState(.playing)
     let file = try XCTUnwrap(session.playback.queue.current)
