@@ -10,6 +10,8 @@
 - `refrain radio add|list|remove` keep stations in the library.
 - A station that stays down: `play` retries until SIGTERM, which ends it at once.
 - A station queued with `ctl queue add` after a file: its title comes with its start.
+- On a private D-Bus: MPRIS `xesam:title`/`xesam:artist` are the title on air, and with
+  `desktop.notify` a notification names it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 import audio_analysis as aa
 from harness import FixtureServer, assert_events_only
 from icecast_harness import RadioTrack, Station, free_port, make_mp3
+from test_mpris import NOTIFICATION_SERVER, _line, bus, play_headless, wait_for  # noqa: F401  (bus: a fixture)
 
 TRACKS = [RadioTrack("Ada Lovelace", "Engine Song", 440, 4),
           RadioTrack("Björk", "Jóga - Live", 554, 4),
@@ -193,3 +196,34 @@ def test_a_station_queued_with_ctl_after_a_file_starts_with_its_title(station, r
     assert ctl_status(refrain, socket)["stream_title"] in {t.stream_title for t in TRACKS}
     run.send("quit")
     run.finish(15)
+
+
+def test_mpris_metadata_and_a_notification_show_the_title_on_air(refrain_bin, bus, station, tmp_path):  # noqa: F811
+    server = subprocess.Popen(["/usr/bin/python3", "-c", NOTIFICATION_SERVER, bus.address],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = None
+    try:
+        assert _line(server, "notification server").strip() == "ready"
+        home = tmp_path / "home"
+        (home / "config" / "refrain").mkdir(parents=True)
+        (home / "config" / "refrain" / "config.toml").write_text("[desktop]\nnotify = true\n")
+        proc = play_headless(refrain_bin, home, bus.env, station.url)
+        by_title = {t.title: t for t in TRACKS}
+        deadline = time.monotonic() + 20
+        shown = None
+        while shown is None and time.monotonic() < deadline:
+            note = json.loads(_line(server, "a notification", seconds=max(0.1, deadline - time.monotonic())))
+            if note["summary"] in by_title:
+                shown = note
+        assert shown is not None, "no notification named a title on air"
+        track = by_title[shown["summary"]]
+        assert shown["body"].startswith(track.artist + " — "), shown
+        wait_for(lambda: bus.playerctl("metadata", "xesam:title", check=False) in by_title, "xesam:title")
+        title = bus.playerctl("metadata", "xesam:title")
+        artist = bus.playerctl("metadata", "xesam:artist")
+        assert artist == by_title[title].artist, (title, artist)
+    finally:
+        for p in (proc, server):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
