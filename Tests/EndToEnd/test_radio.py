@@ -25,7 +25,8 @@ import pytest
 import audio_analysis as aa
 from harness import FixtureServer, assert_events_only
 from icecast_harness import RadioTrack, Station, free_port, make_mp3
-from test_mpris import NOTIFICATION_SERVER, _line, bus, play_headless, wait_for  # noqa: F401  (bus: a fixture)
+from test_mpris import (_line, bus, notifying_home, play_headless,  # noqa: F401  (bus: a fixture)
+                        start_notification_server, wait_for)
 
 TRACKS = [RadioTrack("Ada Lovelace", "Engine Song", 440, 4),
           RadioTrack("Björk", "Jóga - Live", 554, 4),
@@ -199,15 +200,10 @@ def test_a_station_queued_with_ctl_after_a_file_starts_with_its_title(station, r
 
 
 def test_mpris_metadata_and_a_notification_show_the_title_on_air(refrain_bin, bus, station, tmp_path):  # noqa: F811
-    server = subprocess.Popen(["/usr/bin/python3", "-c", NOTIFICATION_SERVER, bus.address],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = start_notification_server(bus)
     proc = None
     try:
-        assert _line(server, "notification server").strip() == "ready"
-        home = tmp_path / "home"
-        (home / "config" / "refrain").mkdir(parents=True)
-        (home / "config" / "refrain" / "config.toml").write_text("[desktop]\nnotify = true\n")
-        proc = play_headless(refrain_bin, home, bus.env, station.url)
+        proc = play_headless(refrain_bin, notifying_home(tmp_path), bus.env, station.url)
         by_title = {t.title: t for t in TRACKS}
         deadline = time.monotonic() + 20
         shown = None
