@@ -16,6 +16,10 @@
  * CURLOPT_CAINFO on every handle, and no setting of its own replaces it. When SSL_CERT_FILE
  * names a file, as it does for OpenSSL's tools, that file is passed instead, so a user can
  * trust the certificate of their own server (a room behind a proxy with a private CA).
+ *
+ * FoundationNetworking's header callback also goes through a wrapper: it refuses a header
+ * line with no space after the colon ("icy-name:no name", as Icecast writes them) and fails
+ * the whole response, so such a line reaches it with the space added.
  */
 #include "refrain_curl_loader.h"
 
@@ -24,6 +28,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void *library;
 static char failure[512];
@@ -101,6 +106,30 @@ static const char *user_ca_file(void) {
 
 #define REFRAIN_CURLOPT_CAINFO 10065 /* CURLOPTTYPE_STRINGPOINT (10000) + 65 in curl.h */
 
+#define REFRAIN_CURLOPT_HEADERFUNCTION 20079 /* CURLOPTTYPE_FUNCTIONPOINT + 79 */
+
+typedef size_t (*header_callback)(char *, size_t, size_t, void *);
+/* FoundationNetworking's header callback (one function for every handle). */
+static header_callback foundation_header;
+
+/* Hands a header line to FoundationNetworking with a space after its colon when it had
+ * none ("name:value" becomes "name: value"); every other line goes unchanged. */
+static size_t header_with_space(char *buffer, size_t size, size_t count, void *userdata) {
+  header_callback next = __atomic_load_n(&foundation_header, __ATOMIC_ACQUIRE);
+  size_t length = size * count;
+  char *colon = memchr(buffer, ':', length);
+  if (colon == NULL || colon == buffer || colon + 1 >= buffer + length || colon[1] == ' ' ||
+      colon[1] == '\t' || colon[1] == '\r' || buffer[0] == ' ' || buffer[0] == '\t' ||
+      memchr(buffer, ' ', (size_t)(colon - buffer)) != NULL || length > 16384)
+    return next(buffer, size, count, userdata);
+  char fixed[16386];
+  size_t head = (size_t)(colon - buffer) + 1;
+  memcpy(fixed, buffer, head);
+  fixed[head] = ' ';
+  memcpy(fixed + head + 1, colon + 1, length - head);
+  return next(fixed, 1, length + 1, userdata) == length + 1 ? length : 0;
+}
+
 SLOT(curl_easy_setopt);
 int curl_easy_setopt(void *handle, int option, ...) {
   va_list arguments;
@@ -108,6 +137,11 @@ int curl_easy_setopt(void *handle, int option, ...) {
   void *value = va_arg(arguments, void *);
   va_end(arguments);
   if (option == REFRAIN_CURLOPT_CAINFO && user_ca_file() != NULL) value = (void *)user_ca_file();
+  if (option == REFRAIN_CURLOPT_HEADERFUNCTION && value != NULL &&
+      value != (void *)header_with_space) {
+    __atomic_store_n(&foundation_header, (header_callback)value, __ATOMIC_RELEASE);
+    value = (void *)header_with_space;
+  }
   return REAL(int (*)(void *, int, ...), curl_easy_setopt)(handle, option, value);
 }
 

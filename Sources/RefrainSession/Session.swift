@@ -166,10 +166,16 @@ public final class Session {
       switch event {
       case .started(let track, _):
         sync = nil
-        lookUpLyrics(for: track)
+        if playback.isLive {
+          // Radio: what is on air changes under one track, so no lyrics are looked up.
+          playback.setLyrics(nil)
+          lyricsNotice = "no lyrics for radio"
+        } else {
+          lookUpLyrics(for: track)
+        }
         recordPlay(of: track)
       case .trackEnded: if playback.isFinished { lyricsNotice = nil }
-      case .failed, .warning: break
+      case .failed, .warning, .stream: break
       }
       notify(.player(event))
     }

@@ -6,7 +6,9 @@ import RefrainCore
 ///
 /// Encoded with ``SessionJSON``; the keys are the `ctl status` contract. A track's `artist`,
 /// `album` and `duration` are `null` when unknown; the track fields are absent when nothing
-/// is loaded, and `line`/`line_index` when no synced line is being sung.
+/// is loaded, and `line`/`line_index` when no synced line is being sung. `stream_title` is
+/// present while a live stream (internet radio) plays: what the station says is on air, or
+/// `null` before it has said.
 public struct SessionStatus: Sendable, Equatable, Encodable {
   /// loading, playing, paused, stopped or idle.
   public var state: PlayerState
@@ -38,6 +40,12 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
   public var lastError: String?
   /// The listening room the player is in, when it is in one.
   public var room: RoomStatus?
+  /// Whether a live stream is playing (then `stream_title` is written).
+  public var isLive = false
+  /// What the live stream says is on air, as the station sent it.
+  public var streamTitle: String?
+  /// Why the live stream is reconnecting, while it is.
+  public var streamNotice: String?
 
   /// Creates a status from a playback snapshot and the lyrics being followed.
   public init(snapshot: PlaybackSnapshot, lyrics: LyricTimeline?, pane: String? = nil) {
@@ -59,6 +67,9 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
       lineIndex = index
     }
     lastError = snapshot.lastError
+    isLive = snapshot.isLive
+    streamTitle = snapshot.streamTitle?.raw
+    streamNotice = snapshot.streamNotice
   }
 
   /// The same status with the position cut to whole seconds: what counts as a change for
@@ -75,6 +86,8 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     case lastError = "last_error"
     case replayGainDB = "replaygain_db"
     case room
+    case streamTitle = "stream_title"
+    case streamNotice = "stream_notice"
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -96,6 +109,10 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     try container.encodeIfPresent(lineIndex, forKey: .lineIndex)
     try container.encodeIfPresent(lastError, forKey: .lastError)
     try container.encodeIfPresent(room, forKey: .room)
+    if isLive {
+      try container.encode(streamTitle, forKey: .streamTitle)
+      try container.encodeIfPresent(streamNotice, forKey: .streamNotice)
+    }
   }
 }
 

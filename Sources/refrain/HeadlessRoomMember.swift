@@ -172,6 +172,8 @@ final class HeadlessRoomMember {
       warn(message)
     case .player(.warning(let message)):
       warn(message)
+    case .player(.stream):
+      break  // a room plays the room's files, never a live stream
     case .notice(let text, _):
       warn(text)
     case .lyricsChanged, .libraryChanged, .progress, .browsingChanged:

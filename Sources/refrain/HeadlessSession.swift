@@ -47,6 +47,8 @@ final class HeadlessSession {
   private var playback: PlaybackPresenter { session.playback }
 
   private var scrobbling: ScrobbleAttachment?
+  /// The track whose `start` event went out last.
+  private var startedTrack: Track?
 
   /// Plays `tracks`; `scrobble`, when given, attaches scrobbling to the session.
   init(
@@ -175,6 +177,9 @@ final class HeadlessSession {
       trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
       nextPositionEvent = 0
       emit(.start(file: track.displayName, duration: duration))
+      startedTrack = track
+      // A live stream's title that came before its start goes out right after it.
+      if let title = playback.streamTitle { emit(.metadata(title)) }
     case .player(.trackEnded):
       emit(.end)
     case .player(.failed(_, let message)):
@@ -182,10 +187,30 @@ final class HeadlessSession {
       report(message)
     case .player(.warning(let message)):
       FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    case .player(.stream(let track, let news)):
+      report(news, of: track)
     case .notice(let text, _):
       warn(text)
     case .lyricsChanged, .libraryChanged, .progress, .browsingChanged:
       break
+    }
+  }
+
+  /// A live stream's title and reconnections: events, and a line on stderr for a drop.
+  private func report(_ news: StreamNews, of track: Track) {
+    guard track.isSameEntry(as: playback.queue.current) else { return }
+    let started = startedTrack.map { track.isSameEntry(as: $0) } ?? false
+    switch news {
+    case .live:
+      break
+    case .title(let title):
+      if started { emit(.metadata(title)) }
+    case .reconnecting(let reason, let delay):
+      emit(.reconnecting(reason: reason, retryIn: delay))
+      warn(playback.streamNotice ?? "stream lost (\(reason))")
+    case .reconnected:
+      emit(.reconnected)
+      warn("stream is back")
     }
   }
 

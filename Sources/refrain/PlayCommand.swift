@@ -12,15 +12,18 @@ struct PlayCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "play",
     abstract:
-      "Play audio files (MP3, FLAC, Ogg Vorbis, Opus, M4A, WAV) or MP3 URLs without the full-screen player.",
+      "Play audio files (MP3, FLAC, Ogg Vorbis, Opus, M4A, WAV), URLs or internet radio without the full-screen player.",
     discussion: """
-      Several files play as a queue. With --events, stdout carries one JSON object per line
-      (start, position, line, end, error), and stdin accepts commands, one per line:
+      Several files play as a queue. A URL of an Icecast or SHOUTcast stream, or a .pls, .m3u
+      or .m3u8 playlist, plays internet radio: its titles are shown and it reconnects when it
+      drops. With --events, stdout carries one JSON object per line (start, position, line,
+      end, error; for radio metadata, reconnecting, reconnected), and stdin accepts commands,
+      one per line:
       pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, line N (seek to lyric
       line N), nudge ±MS (shift the lyrics), next, stop.
       """)
 
-  @Argument(help: "Audio files, or http(s) URLs of MP3 streams.")
+  @Argument(help: "Audio files, http(s) URLs, or radio playlists (.pls, .m3u, .m3u8).")
   var items: [String]
 
   @Option(help: "Audio output: pulse, null (a silent real-time clock) or wav:PATH.")

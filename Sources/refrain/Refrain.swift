@@ -20,6 +20,7 @@ struct Refrain: ParsableCommand {
       StartCommand.self, PlayCommand.self, LyricsCommand.self, ScanCommand.self,
       SearchCommand.self, KeysCommand.self, CtlCommand.self, ConfigCommand.self,
       ScrobbleCommand.self, RoomCommand.self, SpotifyCommand.self, SubsonicCommand.self,
+      RadioCommand.self,
     ],
     defaultSubcommand: StartCommand.self
   )

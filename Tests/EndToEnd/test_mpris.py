@@ -589,18 +589,33 @@ def _line(proc: subprocess.Popen, what: str, seconds: float = 10) -> str:
     return proc.stdout.readline()
 
 
-def test_each_track_change_shows_one_notification_that_replaces_the_last(refrain_bin, bus, song,
-                                                                         tmp_path):
+def start_notification_server(bus) -> subprocess.Popen:
+    """The notification server on `bus`, once it says it is ready."""
     _require("/usr/bin/python3")
     server = subprocess.Popen(["/usr/bin/python3", "-c", NOTIFICATION_SERVER, bus.address],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    proc = None
     try:
         assert _line(server, "notification server").strip() == "ready"
-        home = tmp_path / "home"
-        (home / "config" / "refrain").mkdir(parents=True)
-        (home / "config" / "refrain" / "config.toml").write_text("[desktop]\nnotify = true\n")
-        proc = play_headless(refrain_bin, home, bus.env, str(song), str(SAMPLE))
+    except BaseException:
+        server.kill()
+        raise
+    return server
+
+
+def notifying_home(tmp_path: Path) -> Path:
+    """A home whose config.toml turns desktop notifications on."""
+    home = tmp_path / "home"
+    (home / "config" / "refrain").mkdir(parents=True)
+    (home / "config" / "refrain" / "config.toml").write_text("[desktop]\nnotify = true\n")
+    return home
+
+
+def test_each_track_change_shows_one_notification_that_replaces_the_last(refrain_bin, bus, song,
+                                                                         tmp_path):
+    server = start_notification_server(bus)
+    proc = None
+    try:
+        proc = play_headless(refrain_bin, notifying_home(tmp_path), bus.env, str(song), str(SAMPLE))
         first = json.loads(_line(server, "notification for the first track"))
         assert (first["app"], first["summary"], first["replaces"]) == ("Refrain", TITLE, 0), first
         assert first["body"] == f"{ARTIST} — {ALBUM}", first

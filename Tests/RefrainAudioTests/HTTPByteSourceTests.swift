@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 import RefrainTestSupport
 import XCTest
 
@@ -146,5 +147,44 @@ final class HTTPByteSourceTests: RangeServerTestCase {
       most = max(most, source.bufferedCount)
     }
     XCTAssertLessThan(most, 1 << 20, "held \(most) bytes of a 2 MiB file")
+  }
+
+  // MARK: - A live stream (internet radio)
+
+  /// What a live source told, in order.
+  private final class Told: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [StreamNews] = []
+    func add(_ news: StreamNews) { lock.withLock { items.append(news) } }
+    var all: [StreamNews] { lock.withLock { items } }
+  }
+
+  func testALiveStreamGivesOnlyItsAudioAndReconnectsWhenItEnds() throws {
+    let told = Told()
+    let source = HTTPByteSource(
+      url: server.url("/icy/16000/data.bin"), news: { told.add($0) })
+    let size = Self.bytes.count
+    // The audio comes without the metadata blocks, in reads of any size.
+    var offset = 0
+    for count in [1, 15_999, 3, 70_000, 1 << 20] {
+      XCTAssertEqual(try read(source, at: offset, count: count), expected(offset, count))
+      offset += count
+    }
+    XCTAssertTrue(source.isLive)
+    XCTAssertNil(source.length, "a live stream has no length")
+    let title = StreamNews.title(StreamTitle(raw: "Ada - Same"))
+    XCTAssertEqual(told.all.prefix(2), [.live, title])
+    // The server closes after the file: the source connects again, and the audio goes on
+    // with the file from its start; the same title is told again for the new connection.
+    let next = try read(source, at: size, count: 20_000)
+    XCTAssertEqual(next, expected(0, 20_000))
+    let news = told.all
+    XCTAssertEqual(
+      news.first { if case .reconnecting = $0 { return true } else { return false } },
+      .reconnecting(reason: "the server ended the stream", retryIn: 0.5))
+    let back = try XCTUnwrap(news.firstIndex(of: .reconnected))
+    XCTAssertTrue(news[back...].contains(title), "\(news)")
+    XCTAssertEqual(news.filter { $0 == title }.count, 2, "\(news)")
+    XCTAssertLessThan(source.bufferedCount, 1 << 20, "what lies behind the reader is let go")
   }
 }

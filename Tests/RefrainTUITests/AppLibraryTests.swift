@@ -37,12 +37,28 @@ final class AppLibraryTests: XCTestCase {
         ♥ Liked tracks
         ◉ Saved albums
         ↺ Recently played
-
-
+       Radio
+        No stations: refrain radio add NAME URL
 
        ■ stopped
        ? help  / search  l lyrics  space play/pause  q back
       """)
+  }
+
+  func testARadioStationIsListedAndEnterPlaysIt() throws {
+    let library = try TUIHarness.temporaryLibrary(self)
+    try library.saveStation(
+      RadioStation(name: "Tones FM", url: "http://127.0.0.1:9/radio.mp3"))
+    let harness = TUIHarness(library: library)
+    harness.waitForHome()
+    harness.waitForLibrary()
+    harness.press("3")
+    harness.waitForLibrary()
+    harness.select("◎ Tones FM")
+    harness.press("enter")
+    XCTAssertEqual(harness.presenter.queue.tracks.map(\.title), ["Tones FM"])
+    XCTAssertEqual(
+      harness.presenter.queue.current?.location.absoluteString, "http://127.0.0.1:9/radio.mp3")
   }
 
   func testWithoutALibraryFileThePaneSaysSo() {

@@ -58,6 +58,30 @@ final class AppPlayerTests: XCTestCase {
       """)
   }
 
+  func testARadioStationShowsTheTitleOnAirAndSaysWhenItReconnects() throws {
+    let harness = TUIHarness()
+    harness.waitForHome()
+    harness.app.presenter.playSingle(
+      RadioStation(name: "Tones FM", url: "http://127.0.0.1:9/radio.mp3").track)
+    let station = try XCTUnwrap(harness.presenter.queue.current)
+    harness.player.setState(.playing)
+    harness.app.handlePlayerEvents([
+      .stream(station, .live), .stream(station, .title(StreamTitle(raw: "Ada - Engine Song"))),
+      .started(station, duration: nil),
+    ])
+    harness.press("4")
+    let screen = harness.screen(60, 20)
+    XCTAssertTrue(screen.contains("Engine Song\n"), screen)
+    XCTAssertTrue(screen.contains("Ada\n"), screen)
+    XCTAssertTrue(screen.contains("Tones FM\n"), screen)
+    XCTAssertTrue(screen.contains("▶ Engine Song — Ada"), screen)
+    harness.app.handlePlayerEvents([
+      .stream(station, .reconnecting(reason: "connection refused", retryIn: 4))
+    ])
+    XCTAssertTrue(
+      harness.screen(60, 20).contains("stream lost (connection refused): reconnecting in 4.0 s"))
+  }
+
   func testTheTwoLyricLinesFollowTheClock() {
     let harness = playing()
     harness.press("4")

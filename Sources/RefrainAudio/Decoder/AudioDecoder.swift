@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// One audio format's decoder, as the player engine uses it (after cmus's
 /// `input_plugin_ops`): open, the PCM format, read PCM, seek to a sample, the duration, the
@@ -76,7 +77,18 @@ public enum AudioDecoders {
   /// format claims goes to the MP3 decoder, which finds MP3 frames after junk (and says
   /// clearly when there are none); a known format without a decoder is named in the error.
   public static func open(path: String) throws -> any AudioDecoder {
+    try open(path: path, news: nil, shouldStop: { false })
+  }
+
+  /// Opens the local file at `path`, as ``open(path:)`` does; a radio playlist file opens
+  /// its first stream that answers, which tells `news` what it says.
+  public static func open(
+    path: String, news: (@Sendable (StreamNews) -> Void)?, shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
     let head = firstBytes(of: path)
+    if StreamPlaylist.recognizes(name: path, head: head) {
+      return try openPlaylist(at: URL(fileURLWithPath: path), news: news, shouldStop: shouldStop)
+    }
     if let format = formats.first(where: { $0.recognizes(head) }) {
       return try format.open(path: path)
     }
@@ -92,12 +104,24 @@ public enum AudioDecoders {
   /// format that needs them, the headers the decoder reads), reading the rest as it plays
   /// through an ``HTTPByteSource``. `shouldStop` lets the wait for the head give up when a
   /// command arrives.
-  public static func open(url: URL, shouldStop: @escaping () -> Bool) throws -> any AudioDecoder {
+  /// A live stream (internet radio) tells `news` that it is live, its titles and its
+  /// reconnections, from the network's thread.
+  public static func open(
+    url: URL, news: (@Sendable (StreamNews) -> Void)? = nil, shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
     try HTTPByteSource.loadNetwork(for: url)
-    let stream = HTTPByteSource(url: url)
+    let stream = HTTPByteSource(url: url, news: news)
     do {
       guard let head = try stream.read(at: 0, count: 64, shouldStop: shouldStop) else {
         throw AudioError.transport(url: url.absoluteString, detail: "stopped while buffering")
+      }
+      if !stream.isLive, StreamPlaylist.recognizes(name: url.absoluteString, head: head) {
+        defer { stream.cancel() }
+        guard let text = try stream.read(at: 0, count: 1 << 20, shouldStop: shouldStop) else {
+          throw AudioError.transport(url: url.absoluteString, detail: "stopped while buffering")
+        }
+        return try openFirst(
+          of: text, in: url, news: news, shouldStop: shouldStop)
       }
       if let format = formats.first(where: { $0.recognizes(head) }) {
         return try format.open(stream: stream, head: head, shouldStop: shouldStop)

@@ -1,5 +1,6 @@
 import CCurlLoader
 import Foundation
+import RefrainCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -16,7 +17,15 @@ import Foundation
 /// near; a connection that drops after delivering bytes is taken up again from where it
 /// stopped. Memory stays near ``memoryBudget``: pieces far from the reader are dropped,
 /// and read again if needed. When the server ignores the range (200), the resource is one
-/// progressive download kept whole in memory, as a live stream or a small file is.
+/// progressive download kept whole in memory, as a small file is.
+///
+/// Every request asks for ICY metadata (`Icy-MetaData: 1`). A server that answers with
+/// `icy-` headers (Icecast, SHOUTcast) sends a live stream: its metadata blocks are split
+/// from the audio (``ICYDemuxer``), so decoders only see audio, and each new `StreamTitle`
+/// is told to `news`. A live stream keeps only what lies near the reader; it stops reading
+/// when it runs ``readAhead`` ahead (a paused listener) and reads on when the reader comes
+/// near. When it drops, is refused or answers an error, it reconnects after 0.5 s, doubling
+/// to 10 s, for as long as it is read, and tells `news` so; it never times out.
 ///
 /// Waiting reads check `shouldStop` every 20 ms, and give up with
 /// ``AudioError/timeout(url:seconds:)`` when nothing arrives for `timeout` seconds.
@@ -71,6 +80,28 @@ public final class HTTPByteSource: @unchecked Sendable {
   /// Whether requests go without a Range header: after a 416 for `bytes=0-` (an empty
   /// file, or a server that refuses ranges that way).
   private var withoutRanges = false
+  /// Told what a live stream says: that it is live, its titles, its reconnections.
+  private let news: (@Sendable (StreamNews) -> Void)?
+  /// Whether the server sent a live stream (ICY headers).
+  private var live = false
+  /// Splits the metadata from a live stream's audio when the server sends `icy-metaint`.
+  private var demuxer: ICYDemuxer?
+  /// The last title told, so only changes are (and, after a reconnection, the first again).
+  private var lastTitle: String?
+  /// Titles that arrived ahead of the audio they come with, and the audio offset where each
+  /// begins: each is told when the reader gets there, so it changes with the sound.
+  private var titlesAhead: [(offset: UInt64, title: String)] = []
+  /// Where the audio of the last reconnection begins: its first title is told even when it
+  /// is the same as before the drop.
+  private var retellFrom: UInt64?
+  /// The wait before the next reconnection: 0.5 s doubling to 10 s, reset when audio flows.
+  private var backoff = 0.5
+  /// Whether a reconnection is scheduled.
+  private var retryPending = false
+  /// Whether the live stream dropped and has not delivered audio since.
+  private var reconnecting = false
+  /// How many bytes a live stream keeps behind the reader.
+  private static let liveBehind = 64 << 10
 
   /// A read that lands within this many bytes past a piece still arriving waits for it
   /// rather than asking again: less than arrives in a moment on any link that plays music,
@@ -79,9 +110,11 @@ public final class HTTPByteSource: @unchecked Sendable {
 
   /// Starts reading `url` from its first byte.
   public init(
-    url: URL, timeout: TimeInterval = 10, readAhead: UInt64 = 4 << 20, memoryBudget: Int = 32 << 20
+    url: URL, timeout: TimeInterval = 10, readAhead: UInt64 = 4 << 20, memoryBudget: Int = 32 << 20,
+    news: (@Sendable (StreamNews) -> Void)? = nil
   ) {
     self.url = url
+    self.news = news
     self.timeout = timeout
     self.readAhead = readAhead
     self.memoryBudget = memoryBudget
@@ -122,6 +155,13 @@ public final class HTTPByteSource: @unchecked Sendable {
     return ranged
   }
 
+  /// Whether the server sent a live stream (ICY headers): `false` before its first answer.
+  public var isLive: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return live
+  }
+
   /// How many requests have been made so far.
   public var requestCount: Int {
     condition.lock()
@@ -151,7 +191,10 @@ public final class HTTPByteSource: @unchecked Sendable {
       if let piece = pieces.first(where: { $0.start <= offset && offset < $0.end }) {
         let from = Int(offset - piece.start)
         let bytes = Array(piece.bytes[from..<min(piece.bytes.count, from + maxCount)])
-        if ranged == true {
+        if live {
+          tellTitles(upTo: offset + UInt64(bytes.count))
+          keepNearReader(piece, at: offset)
+        } else if ranged == true {
           keepWithinBudget(reading: piece)
           // Read ahead again once half of what was read ahead is used.
           if piece.task == nil, piece.end < offset + readAhead / 2,
@@ -166,6 +209,11 @@ public final class HTTPByteSource: @unchecked Sendable {
       if let failure { throw failure }
       if let ended = try arrange(for: offset) { return ended }
       if shouldStop() { return .interrupted }
+      if live {
+        // A live stream waits for as long as it takes: its reconnections say why.
+        _ = condition.wait(until: Date().addingTimeInterval(0.02))
+        continue
+      }
       if arrived != lastArrived {
         lastArrived = arrived
         lastProgress = Date()
@@ -187,6 +235,10 @@ public final class HTTPByteSource: @unchecked Sendable {
     guard ranged else {
       // One download from the start: wait for it, or report how it ended.
       guard let whole = pieces.first, whole.task == nil else { return nil }
+      if live {
+        if !retryPending { request(whole) }
+        return nil
+      }
       if let stopped = whole.stopped { throw stopped }
       if total == nil { total = whole.end }
       return .end
@@ -241,6 +293,7 @@ public final class HTTPByteSource: @unchecked Sendable {
     guard let session else { return }
     var request = URLRequest(url: url)
     if !withoutRanges { request.setValue("bytes=\(piece.end)-", forHTTPHeaderField: "Range") }
+    request.setValue("1", forHTTPHeaderField: "Icy-MetaData")
     let task = session.dataTask(with: request)
     piece.task = task
     piece.progressed = false
@@ -286,6 +339,83 @@ public final class HTTPByteSource: @unchecked Sendable {
     }
   }
 
+  /// Drops what a live stream holds far behind the reader, and reads on when a stream that
+  /// stopped ahead of a paused reader is needed again.
+  private func keepNearReader(_ piece: Piece, at offset: UInt64) {
+    let behind = Int(offset - piece.start)
+    if behind > Self.liveBehind * 4 {
+      piece.bytes.removeFirst(behind - Self.liveBehind)
+      piece.start += UInt64(behind - Self.liveBehind)
+    }
+    if piece.task == nil, !retryPending, piece.end < offset + readAhead / 2 { request(piece) }
+  }
+
+  /// Tells the titles whose audio the reader has reached, when they differ from the last.
+  private func tellTitles(upTo offset: UInt64) {
+    while let next = titlesAhead.first, next.offset <= offset {
+      titlesAhead.removeFirst()
+      let first = retellFrom.map { next.offset >= $0 } ?? false
+      guard next.title != lastTitle || first else { continue }
+      if first { retellFrom = nil }
+      lastTitle = next.title
+      news?(.title(StreamTitle(raw: next.title)))
+    }
+  }
+
+  /// Schedules the live stream's next connection after the backoff, and says so.
+  private func retry(reason: String) {
+    guard session != nil, !retryPending else { return }
+    retryPending = true
+    reconnecting = true
+    let delay = backoff
+    backoff = min(backoff * 2, 10)
+    news?(.reconnecting(reason: reason, retryIn: delay))
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+      self?.reconnect()
+    }
+  }
+
+  private func reconnect() {
+    condition.lock()
+    defer {
+      condition.broadcast()
+      condition.unlock()
+    }
+    retryPending = false
+    guard session != nil, let piece = pieces.first, piece.task == nil else { return }
+    request(piece)
+  }
+
+  /// Takes a live stream's answer to a (re)connection: its audio follows what came before.
+  private func receivedLive(status: Int, metaint: String?, piece: Piece) -> Bool {
+    guard (200..<300).contains(status) else {
+      piece.task = nil
+      retry(reason: "HTTP \(status)")
+      return false
+    }
+    demuxer = Self.demuxer(metaint)
+    retellFrom = piece.end  // the title is told again after a reconnection
+    return true
+  }
+
+  private static func demuxer(_ metaint: String?) -> ICYDemuxer? {
+    guard let metaint, let interval = Int(metaint.trimmingCharacters(in: .whitespaces)),
+      interval > 0
+    else { return nil }
+    return ICYDemuxer(interval: interval)
+  }
+
+  /// A short reason for a live stream's drop: "connection refused", "timed out"…
+  private static func dropReason(_ error: Error?) -> String {
+    guard let error else { return "the server ended the stream" }
+    switch (error as NSError).code {
+    case NSURLErrorTimedOut: return "timed out"
+    case NSURLErrorCannotConnectToHost: return "connection refused"
+    case NSURLErrorNetworkConnectionLost: return "connection lost"
+    default: return (error as NSError).localizedDescription
+    }
+  }
+
   private static func distance(_ piece: Piece, _ offset: UInt64) -> UInt64 {
     if offset < piece.start { return piece.start - offset }
     return offset > piece.end ? offset - piece.end : 0
@@ -310,6 +440,12 @@ public final class HTTPByteSource: @unchecked Sendable {
     let headers = (response as? HTTPURLResponse)?.allHeaderFields ?? [:]
     func header(_ name: String) -> String? {
       headers.first { ($0.key as? String)?.lowercased() == name }?.value as? String
+    }
+    if live {
+      completionHandler(
+        receivedLive(status: status, metaint: header("icy-metaint"), piece: piece)
+          ? .allow : .cancel)
+      return
     }
     switch status {
     case 206:
@@ -345,7 +481,14 @@ public final class HTTPByteSource: @unchecked Sendable {
       pieces = [piece]
       piece.start = 0
       piece.bytes.removeAll()
-      if response.expectedContentLength > 0 { total = UInt64(response.expectedContentLength) }
+      if headers.keys.contains(where: { ($0 as? String)?.lowercased().hasPrefix("icy-") == true }) {
+        live = true
+        withoutRanges = true
+        demuxer = Self.demuxer(header("icy-metaint"))
+        news?(.live)
+      } else if response.expectedContentLength > 0 {
+        total = UInt64(response.expectedContentLength)
+      }
       completionHandler(.allow)
     default:
       piece.task = nil
@@ -361,9 +504,28 @@ public final class HTTPByteSource: @unchecked Sendable {
       condition.unlock()
     }
     guard let piece = piece(of: dataTask) else { return }
-    piece.bytes.append(contentsOf: data)
+    if demuxer != nil, let split = demuxer?.feed(data) {
+      piece.bytes.append(contentsOf: split.audio)
+      let start = piece.end - UInt64(split.audio.count)
+      for block in split.blocks {
+        guard let title = ICYDemuxer.streamTitle(in: block.text) else { continue }
+        titlesAhead.append((start + UInt64(block.audioBefore), title))
+      }
+    } else {
+      piece.bytes.append(contentsOf: data)
+    }
     piece.progressed = true
     arrived += data.count
+    if live {
+      backoff = 0.5
+      if reconnecting {
+        reconnecting = false
+        news?(.reconnected)
+      }
+      // A paused listener: stop reading until the reader comes near.
+      if piece.end > lastRead + readAhead { pause(piece) }
+      return
+    }
     if ranged == true, piece.end > lastRead + readAhead { pause(piece) }
   }
 
@@ -375,6 +537,10 @@ public final class HTTPByteSource: @unchecked Sendable {
     }
     guard let piece = piece(of: task) else { return }
     piece.task = nil
+    if live {
+      retry(reason: Self.dropReason(error))
+      return
+    }
     var stopped: AudioError?
     if let error {
       stopped = Self.describe(error, url: url, received: piece.bytes.count, timeout: timeout)

@@ -216,7 +216,8 @@ public final class MP3Decoder: AudioDecoder {
     }
     format = AudioFormat(sampleRate: rate, channels: Int(channels))
     let length = refrain_mpg123_length(handle)
-    duration = length > 0 ? Double(length) / Double(rate) : nil
+    // A live stream has no length, whatever the first file it carries says.
+    duration = length > 0 && download?.isLive != true ? Double(length) / Double(rate) : nil
   }
 
   private var lastError: String {

@@ -25,6 +25,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
   case outputFailed(detail: String)
   /// A file could not be written (for the WAV output).
   case cannotWrite(path: String, reason: String)
+  /// A radio playlist (`.pls`, `.m3u`) gave nothing that plays; `detail` says why.
+  case playlist(name: String, detail: String)
 
   public var description: String {
     switch self {
@@ -54,6 +56,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
       return "audio output failed: \(detail)"
     case .cannotWrite(let path, let reason):
       return "cannot write \(path): \(reason)"
+    case .playlist(let name, let detail):
+      return "\(name): \(detail)"
     }
   }
 }

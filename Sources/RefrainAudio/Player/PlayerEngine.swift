@@ -341,12 +341,15 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private func load(_ track: Track) -> Result<Loaded, AudioError> {
     do {
       let decoder: any AudioDecoder
+      let events = events
+      // A live stream's news goes out with the track it belongs to.
+      let news: @Sendable (StreamNews) -> Void = { events.post(contentsOf: [.stream(track, $0)]) }
+      let shouldStop: () -> Bool = { [weak self] in self?.hasMail ?? true }
       if track.location.isFileURL {
-        decoder = try AudioDecoders.open(path: track.location.path)
+        decoder = try AudioDecoders.open(
+          path: track.location.path, news: news, shouldStop: shouldStop)
       } else {
-        decoder = try AudioDecoders.open(url: track.location) { [weak self] in
-          self?.hasMail ?? true
-        }
+        decoder = try AudioDecoders.open(url: track.location, news: news, shouldStop: shouldStop)
       }
       return .success(Loaded(track: track, decoder: decoder, gain: replayGain.gain(for: track)))
     } catch let error as AudioError {

@@ -7,7 +7,9 @@ import GRDB
 /// version, fill it, then migrate it to the latest and check that nothing was lost.
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
-  static let versions = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v13"]
+  static let versions = [
+    "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v13",
+  ]
 
   /// The migrator that brings any earlier file to the latest schema.
   static var migrator: DatabaseMigrator {
@@ -22,6 +24,7 @@ enum LibrarySchema {
     migrator.registerMigration("v8") { db in try createScrobbleQueue(db) }
     migrator.registerMigration("v9") { db in try createSpotify(db) }
     migrator.registerMigration("v10") { db in try createReplayGain(db) }
+    migrator.registerMigration("v11") { db in try createRadioStations(db) }
     migrator.registerMigration("v13") { db in try matchSpotifyOnServer(db) }
     return migrator
   }
@@ -46,6 +49,7 @@ enum LibrarySchema {
       try createScrobbleQueue(db)
       try createSpotify(db)
       try createReplayGain(db)
+      try createRadioStations(db)
       try matchSpotifyOnServer(db)
       // The table GRDB's migrator keeps its applied migrations in.
       try db.execute(
@@ -56,6 +60,19 @@ enum LibrarySchema {
       }
       return .commit
     }
+  }
+
+  /// v11: the user's radio stations (`refrain radio add`), each a name and a stream or
+  /// playlist URL; names are unique whatever their case.
+  private static func createRadioStations(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE radio_stations (
+          name TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+          url TEXT NOT NULL,
+          added_at REAL NOT NULL
+        )
+        """)
   }
 
   /// v13: an imported Spotify track may play from the user's Subsonic server: the match's

@@ -64,4 +64,14 @@ public protocol LibraryStorage: Sendable {
   func saveSession(_ session: SavedSession) throws
   /// The saved session, or `nil` when there is none.
   func lastSession() throws -> SavedSession?
+
+  // MARK: Radio
+
+  /// The user's radio stations, by name.
+  func stations() throws -> [RadioStation]
+}
+
+extension LibraryStorage {
+  /// No stations: a storage that keeps none.
+  public func stations() throws -> [RadioStation] { [] }
 }

@@ -24,6 +24,8 @@ public enum PlayerEvent: Sendable, Equatable {
   case failed(Track, message: String)
   /// The output reported a problem that did not stop playback (e.g. a silent fallback).
   case warning(String)
+  /// A live stream reported what is on air, or that it is reconnecting (internet radio).
+  case stream(Track, StreamNews)
 }
 
 /// The surface of an audio player, as the presenter sees it.

@@ -51,7 +51,44 @@ extension PlaybackPresenter {
       trackFailed(track, message: message)
     case .warning(let message):
       warning = message
+    case .stream(let track, let news):
+      streamNews(news, for: track)
     }
+  }
+
+  /// Follows what a live stream says: its title and its reconnections. What the prepared
+  /// successor says is kept for when it starts; news of a track the presenter moved away
+  /// from is stale and ignored.
+  func streamNews(_ news: StreamNews, for track: Track) {
+    if let prepared = preparedTrack, track.isSameEntry(as: prepared),
+      !track.isSameEntry(as: queue.current)
+    {
+      var stream =
+        preparedStream.flatMap { $0.track.isSameEntry(as: track) ? $0 : nil }
+        ?? (track: track, isLive: false, title: nil)
+      switch news {
+      case .live: stream.isLive = true
+      case .title(let title): stream.title = title
+      case .reconnecting, .reconnected: break
+      }
+      preparedStream = stream
+      return
+    }
+    guard track.isSameEntry(as: queue.current), state != .idle, state != .stopped else { return }
+    switch news {
+    case .live: isLive = true
+    case .title(let title): streamTitle = title
+    case .reconnecting(let reason, let delay):
+      streamNotice = "stream lost (\(reason)): reconnecting in \(String(format: "%.1f", delay)) s"
+    case .reconnected: streamNotice = nil
+    }
+  }
+
+  /// Forgets the last track's stream news (a new track is asked for).
+  func clearStream() {
+    streamTitle = nil
+    isLive = false
+    streamNotice = nil
   }
 
   // MARK: - Internals
@@ -81,6 +118,12 @@ extension PlaybackPresenter {
     if let handedOver, handedOver.isSameEntry(as: upcoming) {
       state = .loading
       duration = upcoming.duration
+      clearStream()
+      if let stream = preparedStream, stream.track.isSameEntry(as: upcoming) {
+        isLive = stream.isLive
+        streamTitle = stream.title
+      }
+      preparedStream = nil
     } else {
       start(upcoming)
     }

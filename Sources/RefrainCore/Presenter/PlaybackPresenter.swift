@@ -35,6 +35,12 @@ public final class PlaybackPresenter {
   public internal(set) var lastError: String?
   /// The player's last non-fatal warning.
   public internal(set) var warning: String?
+  /// What the live stream playing now says is on air; `nil` for other tracks.
+  public internal(set) var streamTitle: StreamTitle?
+  /// Whether the current track is a live stream (internet radio).
+  public internal(set) var isLive = false
+  /// Why the live stream playing now is reconnecting, while it is; `nil` otherwise.
+  public internal(set) var streamNotice: String?
   /// Every track skipped since the queue was last replaced, oldest first.
   public internal(set) var skipped: [SkippedTrack] = []
   /// How many seeks were asked of the player so far, from any source (keys, a lyric line,
@@ -46,6 +52,9 @@ public final class PlaybackPresenter {
   /// The track last handed to `player.prepareNext`, which the player will start
   /// by itself when the current track ends; `nil` when nothing is prepared.
   var preparedTrack: Track?
+  /// What the prepared successor, a live stream, said before it started: applied when the
+  /// player hands over to it.
+  var preparedStream: (track: Track, isLive: Bool, title: StreamTitle?)?
   /// Whether the track being loaded should start paused (a restored session).
   var startPaused = false
 
@@ -69,7 +78,8 @@ public final class PlaybackPresenter {
       position: isTrackLoaded ? player.position : 0, duration: duration, volume: volume,
       isShuffled: queue.isShuffled, repeatMode: queue.repeatMode, lastError: lastError,
       warning: warning, isFinished: isFinished,
-      replayGain: isTrackLoaded ? player.appliedGain : nil)
+      replayGain: isTrackLoaded ? player.appliedGain : nil, streamTitle: streamTitle,
+      isLive: isLive, streamNotice: streamNotice)
   }
 
   // MARK: - Starting
@@ -209,6 +219,8 @@ public final class PlaybackPresenter {
       preparedTrack = nil
     }
     player.play(queue.forPlayback(track) ?? track, startAt: seconds)
+    clearStream()
+    preparedStream = nil
     state = .loading
     duration = track.duration
     isFinished = false

@@ -31,13 +31,23 @@ public struct PlaybackSnapshot: Sendable, Equatable {
   public let isFinished: Bool
   /// The ReplayGain applied to the track being heard, in dB; `nil` when none is.
   public let replayGain: Double?
+  /// What the live stream playing now says is on air; `nil` for other tracks.
+  public let streamTitle: StreamTitle?
+  /// Whether the current track is a live stream (internet radio).
+  public let isLive: Bool
+  /// Why the live stream is reconnecting, while it is.
+  public let streamNotice: String?
 
   /// Creates a snapshot; the presenter is the usual source.
   public init(
     state: PlayerState, track: Track?, index: Int?, queueCount: Int, position: Double,
     duration: Double?, volume: Int, isShuffled: Bool, repeatMode: RepeatMode,
-    lastError: String?, warning: String?, isFinished: Bool, replayGain: Double? = nil
+    lastError: String?, warning: String?, isFinished: Bool, replayGain: Double? = nil,
+    streamTitle: StreamTitle? = nil, isLive: Bool = false, streamNotice: String? = nil
   ) {
+    self.streamTitle = streamTitle
+    self.isLive = isLive
+    self.streamNotice = streamNotice
     self.state = state
     self.track = track
     self.index = index

@@ -58,6 +58,12 @@ public struct ListenCounter: Sendable {
       return nil
     case .warning:
       return nil
+    case .stream(let track, .live):
+      // Radio is never scrobbled.
+      if let current = play, track.isSameEntry(as: current.track) { play = nil }
+      return nil
+    case .stream:
+      return nil
     }
   }
 

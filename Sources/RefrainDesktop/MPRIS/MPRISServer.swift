@@ -39,6 +39,8 @@ public final class MPRISServer {
   private var currentDetails: TrackDetails?
   /// Whether a desktop notification goes out on each track change (`desktop.notify`).
   private let notifies: Bool
+  /// The live stream's title last announced, so each title is announced once.
+  private var notifiedStreamTitle: String?
   /// The track change to announce once its details are known and it plays.
   private var pendingNotification: (id: String, track: Track, details: TrackDetails)?
 
@@ -143,14 +145,15 @@ public final class MPRISServer {
     }
     let metadata = snapshot.track.map { track in
       MPRISMetadata(
-        track: track, duration: snapshot.duration, details: details(for: track),
-        lyrics: playback.lyrics?.document)
+        track: snapshot.shownTrack ?? track, duration: snapshot.duration,
+        details: details(for: track), lyrics: playback.lyrics?.document)
     }
     if publishedMetadata != .some(metadata) {
       endpoint.publish(metadata)
       publishedMetadata = .some(metadata)
     }
     notifyIfPlaying(snapshot.state)
+    notifyStreamTitle(snapshot)
     let loaded = snapshot.state == .playing || snapshot.state == .paused
     let anchor = MPRISPosition(
       microseconds: loaded ? MPRISMetadata.microseconds(snapshot.position) : 0,
@@ -194,6 +197,18 @@ public final class MPRISServer {
     pendingNotification = nil
     guard pending.id == detailsTrackID else { return }
     notify(pending.track, pending.details)
+  }
+
+  /// A desktop notification for each new title of a live stream (`desktop.notify`): the
+  /// title, then the artist and the station.
+  private func notifyStreamTitle(_ snapshot: PlaybackSnapshot) {
+    let raw = snapshot.streamTitle?.raw
+    guard raw != notifiedStreamTitle else { return }
+    notifiedStreamTitle = raw
+    guard notifies, snapshot.state == .playing, let shown = snapshot.shownTrack, raw != nil else {
+      return
+    }
+    notify(shown, TrackDetails())
   }
 
   /// The desktop notification for a track change: title; artist and album; the cover.

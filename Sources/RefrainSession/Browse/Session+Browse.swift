@@ -43,10 +43,15 @@ public struct LibrarySnapshot: Sendable, Equatable {
   public var playlists: [LibraryPlaylist]
   /// The recent searches, most recent first.
   public var recentSearches: [String]
+  /// The radio stations, by name.
+  public var stations: [RadioStation]
 
-  public init(playlists: [LibraryPlaylist], recentSearches: [String]) {
+  public init(
+    playlists: [LibraryPlaylist], recentSearches: [String], stations: [RadioStation] = []
+  ) {
     self.playlists = playlists
     self.recentSearches = recentSearches
+    self.stations = stations
   }
 }
 
@@ -188,7 +193,8 @@ extension Session {
   ) {
     libraryCalls?.call({ library in
       let snapshot = LibrarySnapshot(
-        playlists: try library.playlists(), recentSearches: try library.recentSearches())
+        playlists: try library.playlists(), recentSearches: try library.recentSearches(),
+        stations: try library.stations())
       var playlists: [Int64: LibraryPlaylistRead] = [:]
       for id in open {
         guard let playlist = try? library.playlist(id),

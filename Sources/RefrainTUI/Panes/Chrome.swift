@@ -53,7 +53,7 @@ struct Chrome {
 
   private func drawNowPlaying(into grid: inout ScreenGrid, y: Int) {
     let snapshot = model.snapshot
-    guard let track = snapshot.track else {
+    guard let track = snapshot.shownTrack else {
       grid.put("■ stopped", x: 1, y: y, style: .dim)
       return
     }

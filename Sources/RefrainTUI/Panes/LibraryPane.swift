@@ -1,7 +1,8 @@
 import RefrainCore
 
 /// The Library pane (key `3`): the playlists, "new playlist", then the collection (liked
-/// tracks, saved albums, recently played). Rename and delete work on a playlist's row.
+/// tracks, saved albums, recently played), then the radio stations (Enter plays one).
+/// Rename and delete work on a playlist's row.
 struct LibraryPane: ListSource {
   /// How many of the latest plays "Recently played" lists.
   static let historyLength = 50
@@ -28,7 +29,19 @@ struct LibraryPane: ListSource {
           text: "≡ \(playlist.name)", detail: "\(playlist.trackCount) tracks",
           action: .libraryPlaylist(playlist)))
     }
-    return rows + Self.collectionRows
+    return rows + Self.collectionRows + Self.radioRows(snapshot.stations)
+  }
+
+  /// The Radio section: each station, or how to add one.
+  private static func radioRows(_ stations: [RadioStation]) -> [ListRow] {
+    guard !stations.isEmpty else {
+      return [
+        .header("Radio"),
+        ListRow(text: "No stations: refrain radio add NAME URL", style: .dim),
+      ]
+    }
+    return [.header("Radio")]
+      + stations.map { ListRow(text: "◎ \($0.name)", detail: $0.url, action: .station($0)) }
   }
 
   /// Below the playlists: "new playlist", then the collection.

@@ -18,6 +18,8 @@ struct ListRow {
     case newPlaylist
     case queueEntry(Int)
     case playlistEntry(PlaylistEntry, playlistID: Int64)
+    /// A radio station: Enter plays it.
+    case station(RadioStation)
   }
 
   var text: String
@@ -298,7 +300,7 @@ struct ListPane: Pane {
     case .likedTracks: return .library(.liked)
     case .history: return .library(.history(limit: LibraryPane.historyLength))
     case .none, .playAll: return openList.isEmpty ? .nothing : .now(openList)
-    case .recentSearch, .savedAlbums, .newPlaylist: return .nothing
+    case .recentSearch, .savedAlbums, .newPlaylist, .station: return .nothing
     }
   }
 

@@ -63,7 +63,7 @@ struct PlayerPane: Pane {
     _ model: PlayerModel, into grid: inout ScreenGrid, in rect: Rect, layout: inout FrameLayout
   ) {
     let snapshot = model.snapshot
-    guard let track = snapshot.track else {
+    guard let track = snapshot.shownTrack else {
       grid.putCentered(
         "Nothing playing. Pick something on Home (1) or Search (2).", x: rect.x,
         y: rect.y + rect.height / 2, width: rect.width, style: .dim)

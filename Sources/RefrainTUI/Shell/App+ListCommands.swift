@@ -79,6 +79,13 @@ extension App {
         presenter.jump(to: index)
       }
     case .playlistEntry(let entry, _): play([entry.track], startAt: 0)
+    case .station(let station):
+      // A station replaces the queue, as Enter on a track does.
+      if room != nil {
+        setStatus("radio plays outside a listening room", error: true)
+      } else {
+        presenter.playAll([station.track], startAt: 0)
+      }
     }
   }
 }

@@ -17,6 +17,12 @@ extension App {
         setStatus(message, error: true, seconds: 6)
       case .trackEnded:
         break
+      case .stream(_, .reconnecting):
+        setStatus(session.playback.streamNotice ?? "stream lost", error: true, seconds: 11)
+      case .stream(_, .reconnected):
+        setStatus("stream is back", error: false, seconds: 3)
+      case .stream:
+        break
       }
     }
   }

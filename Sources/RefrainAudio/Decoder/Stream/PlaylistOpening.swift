@@ -1,0 +1,54 @@
+import Foundation
+import RefrainCore
+
+/// Radio playlists (`.pls`, `.m3u`, `.m3u8`): the first of their streams that opens plays.
+extension AudioDecoders {
+  /// Opens the playlist file at `file`.
+  static func openPlaylist(
+    at file: URL, news: (@Sendable (StreamNews) -> Void)?, shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
+    guard let handle = FileHandle(forReadingAtPath: file.path) else {
+      throw AudioError.fileNotReadable(path: file.path, reason: "cannot open it")
+    }
+    defer { try? handle.close() }
+    let bytes = [UInt8]((try? handle.read(upToCount: 1 << 20)) ?? Data())
+    return try openFirst(of: bytes, in: file, news: news, shouldStop: shouldStop)
+  }
+
+  /// Opens the entries of the playlist `bytes` read from `source` in order, and returns the
+  /// first that opens; throws ``AudioError/playlist(name:detail:)`` with the last entry's
+  /// error when none does.
+  static func openFirst(
+    of bytes: [UInt8], in source: URL, news: (@Sendable (StreamNews) -> Void)?,
+    shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
+    let name = source.isFileURL ? source.path : source.absoluteString
+    let entries: [URL]
+    do {
+      entries = try StreamPlaylist.entries(in: String(decoding: bytes, as: UTF8.self), base: source)
+    } catch let problem as StreamPlaylist.Problem {
+      throw AudioError.playlist(name: name, detail: problem.description)
+    }
+    var last: Error?
+    for entry in entries where entry != source {
+      do {
+        if entry.isFileURL {
+          // A playlist of playlists is read too, one level down at most.
+          let head = firstBytes(of: entry.path)
+          if StreamPlaylist.recognizes(name: entry.path, head: head) {
+            throw AudioError.playlist(name: entry.path, detail: "a playlist inside a playlist")
+          }
+          return try open(path: entry.path)
+        }
+        return try open(url: entry, news: news, shouldStop: shouldStop)
+      } catch {
+        last = error
+        if shouldStop() { break }
+      }
+    }
+    let summary =
+      entries.count == 1
+      ? "its one entry did not play" : "none of its \(entries.count) entries played"
+    throw AudioError.playlist(name: name, detail: summary + (last.map { ": \($0)" } ?? ""))
+  }
+}
