@@ -41,6 +41,7 @@ public struct SubsonicCatalogProvider: CatalogProvider {
     async let playlists = attempt {
       try await client.call(SubsonicPlaylistsBody.self, "getPlaylists").playlists?.playlist ?? []
     }
+    async let stations = attempt { try await Self.stations(client) }
     let lists: [(String, String, HomeSectionKind, Result<[SubsonicAlbum], SubsonicError>)] = [
       ("subsonic.newest", "Recently added", .newReleases, await newest),
       ("subsonic.frequent", "Most played", .other, await frequent),
@@ -70,6 +71,13 @@ public struct SubsonicCatalogProvider: CatalogProvider {
     }
     if failures.count == lists.count + 1, let first = failures.first {
       throw Self.catalogError(first)
+    }
+    // Internet radio came with API 1.9: a server without it just has no such section.
+    if case .success(let tracks) = await stations, !tracks.isEmpty {
+      sections.append(
+        HomeSection(
+          id: "subsonic.radio", title: "Radio stations", kind: .other,
+          items: tracks.map { .track($0) }))
     }
     return sections
   }
@@ -140,6 +148,8 @@ public struct SubsonicCatalogProvider: CatalogProvider {
 
   /// The authenticated `stream.view` URL of the song, built afresh (no request is sent).
   public func streamURL(for track: CatalogTrack) async throws -> URL {
+    // A radio station plays from its own address.
+    if track.provider == Self.stationProvider, let url = track.streamURL { return url }
     let (client, _) = try connected()
     do {
       return try client.api.streamURL(songID: track.id)
