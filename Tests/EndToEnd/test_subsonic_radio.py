@@ -15,19 +15,9 @@ import time
 
 import pytest
 
-from icecast_harness import RadioTrack, Station
 from subsonic_harness import SubsonicServer
+from test_radio import TRACKS, station  # noqa: F401  (station: a fixture, a real Icecast mount)
 from test_subsonic import tui_login
-
-TRACKS = [RadioTrack("Harbour FM", "Morning Tide", 440, 4), RadioTrack("Harbour FM", "Noon Bell", 554, 4)]
-
-
-@pytest.fixture
-def station():
-    on_air = Station(TRACKS)
-    on_air.start()
-    yield on_air
-    on_air.close()
 
 
 @pytest.fixture
