@@ -461,3 +461,39 @@ def test_the_servers_structured_lyrics_follow_the_audio_line_by_line(refrain_bin
         assert asked == ["opensubsonic getLyricsBySongId.view apikey"], asked
     finally:
         tui.close()
+
+
+# ---------------------------------------------------------------- a track the server lost
+
+def test_a_track_the_server_no_longer_has_is_one_line_and_the_next_plays(refrain_bin, tmp_path):
+    from test_tui import TUI
+
+    server = SubsonicServer(tmp_path / "losing").start()
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-lost")
+    try:
+        tui_login(tui, server)
+        tui.start("--provider", "subsonic", "--output", "null")
+        tui.wait_text("Recently added", timeout=15)
+        tui.keys("/")
+        tui.type("Harbour Lights")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: "Harbour Lights" in (tui.selected_row() or ""), "the album selected", timeout=10)
+        tui.keys("Enter")
+        tui.wait_text("3 tracks", timeout=10)
+        # The album page is on screen; then the server loses its second track.
+        (server.music / "Tone Quartet/Harbour Lights/02 Middle A.flac").unlink()
+        server.rescan()
+        while "Play all" not in (tui.selected_row() or ""):
+            tui.keys("k")
+        tui.keys("Enter")
+        screen = tui.wait_text("no longer has it", timeout=10)
+        problem = [r for r in screen.splitlines() if "no longer has it" in r]
+        assert len(problem) == 1 and "Middle A" in problem[0], screen
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"),
+                     "the first track playing", timeout=15)
+        tui.keys("n")
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Fifth Above"),
+                     "the track after the lost one playing", timeout=15)
+    finally:
+        tui.close()
+        server.stop()
