@@ -225,9 +225,9 @@ def tui_login(tui, server: SubsonicServer) -> None:
     assert run.returncode == 0, run.stderr
 
 
-def start_and_find(tui, title: str) -> None:
-    """Starts the player on the server and selects the track `title` in Search."""
-    tui.start("--provider", "subsonic", "--output", "null")
+def start_and_find(tui, title: str, output: str = "null") -> None:
+    """Starts the player on the server and selects `title` (a track or album) in Search."""
+    tui.start("--provider", "subsonic", "--output", output)
     tui.wait_text("Recently added", timeout=15)
     tui.keys("/")
     tui.type(title)
@@ -269,12 +269,7 @@ def test_a_server_track_is_heard_and_a_seek_lands_where_asked(subsonic_tui, supy
                               text=True, timeout=10)
 
     before = len(supysonic.requests())
-    tui.start("--provider", "subsonic", "--output", "pulse")
-    tui.wait_text("Recently added", timeout=15)
-    tui.keys("/")
-    tui.type("Steps Up")
-    tui.keys("Enter")
-    tui.wait_for(lambda _: "Steps Up" in (tui.selected_row() or ""), "Steps Up selected", timeout=10)
+    start_and_find(tui, "Steps Up", output="pulse")
     tui.keys("Enter")
     tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"), "Steps Up playing",
                  timeout=15)
@@ -472,12 +467,7 @@ def test_a_track_the_server_no_longer_has_is_one_line_and_the_next_plays(refrain
     tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-lost")
     try:
         tui_login(tui, server)
-        tui.start("--provider", "subsonic", "--output", "null")
-        tui.wait_text("Recently added", timeout=15)
-        tui.keys("/")
-        tui.type("Harbour Lights")
-        tui.keys("Enter")
-        tui.wait_for(lambda _: "Harbour Lights" in (tui.selected_row() or ""), "the album selected", timeout=10)
+        start_and_find(tui, "Harbour Lights")
         tui.keys("Enter")
         tui.wait_text("3 tracks", timeout=10)
         # The album page is on screen; then the server loses its second track.
