@@ -293,15 +293,32 @@ def starred_titles(server: SubsonicServer) -> list[str]:
     return sorted(s["title"] for s in server_call(server, "getStarred2")["starred2"].get("song", []))
 
 
-def test_plus_stars_a_track_on_the_server_and_again_unstars_it(subsonic_tui, supysonic):
+def wait_status(tui, text: str) -> None:
+    """Waits for a screen row that starts with `text` (so "starred" is not "unstarred")."""
+    tui.wait_for(lambda screen: any(r.strip().startswith(text) for r in screen.splitlines()),
+                 repr(text), timeout=10)
+
+
+def test_plus_in_a_list_and_the_player_stars_on_the_server_and_again_unstars(subsonic_tui, supysonic):
     tui = subsonic_tui
     assert "Middle A" not in starred_titles(supysonic)
     start_and_find(tui, "Middle A")
     tui.keys("+")
-    tui.wait_text("starred Middle A on the server", timeout=10)
+    wait_status(tui, "starred Middle A on the server")
     assert starred_titles(supysonic) == ["Middle A"]
     tui.keys("+")
-    tui.wait_text("unstarred Middle A on the server", timeout=10)
+    wait_status(tui, "unstarred Middle A on the server")
+    assert starred_titles(supysonic) == []
+    # In the Player pane, `+` stars what plays.
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Middle A"), "Middle A playing",
+                 timeout=15)
+    tui.keys("4")
+    tui.keys("+")
+    wait_status(tui, "starred Middle A on the server")
+    assert starred_titles(supysonic) == ["Middle A"]
+    tui.keys("+")
+    wait_status(tui, "unstarred Middle A on the server")
     assert starred_titles(supysonic) == []
 
 
