@@ -504,3 +504,26 @@ def test_a_track_the_server_no_longer_has_is_one_line_and_the_next_plays(refrain
     finally:
         tui.close()
         server.stop()
+
+
+def test_a_server_gone_away_is_one_line_and_home_keeps_what_it_showed(refrain_bin, tmp_path):
+    from test_tui import TUI
+
+    server = SubsonicServer(tmp_path / "going").start()
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-gone")
+    try:
+        tui_login(tui, server)
+        tui.start("--provider", "subsonic", "--output", "null")
+        tui.wait_text("Night Ferry — Lanterns", timeout=15)
+        server.stop()
+        tui.keys("/")
+        tui.type("Lanterns")
+        tui.keys("Enter")
+        screen = tui.wait_text("could not reach the server", timeout=15)
+        assert len([r for r in screen.splitlines() if "could not reach" in r]) == 1, screen
+        tui.keys("1")
+        home = tui.wait_text("Recently added", timeout=5)
+        assert "Night Ferry — Lanterns" in home and "Harbour Lights — Tone Quartet" in home, home
+    finally:
+        tui.close()
+        server.stop()
