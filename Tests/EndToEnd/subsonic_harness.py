@@ -151,6 +151,13 @@ class SubsonicServer:
         self.ports = {k: int(v) for k, v in (p.split("=") for p in line.split()[1:])}
         return self
 
+    def rescan(self) -> None:
+        """Scans the music folder again (after a test changed it), as supysonic's CLI does."""
+        cli = ensure_venv().parent / "supysonic-cli"
+        subprocess.run([str(cli), "folder", "scan", "--foreground", "music"], cwd=self.data,
+                       env=dict(os.environ, HOME=str(self.data)), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+
     def url(self, kind: str = "token") -> str:
         return f"http://127.0.0.1:{self.ports[kind]}"
 

@@ -225,9 +225,9 @@ def tui_login(tui, server: SubsonicServer) -> None:
     assert run.returncode == 0, run.stderr
 
 
-def start_and_find(tui, title: str) -> None:
-    """Starts the player on the server and selects the track `title` in Search."""
-    tui.start("--provider", "subsonic", "--output", "null")
+def start_and_find(tui, title: str, output: str = "null") -> None:
+    """Starts the player on the server and selects `title` (a track or album) in Search."""
+    tui.start("--provider", "subsonic", "--output", output)
     tui.wait_text("Recently added", timeout=15)
     tui.keys("/")
     tui.type(title)
@@ -269,12 +269,7 @@ def test_a_server_track_is_heard_and_a_seek_lands_where_asked(subsonic_tui, supy
                               text=True, timeout=10)
 
     before = len(supysonic.requests())
-    tui.start("--provider", "subsonic", "--output", "pulse")
-    tui.wait_text("Recently added", timeout=15)
-    tui.keys("/")
-    tui.type("Steps Up")
-    tui.keys("Enter")
-    tui.wait_for(lambda _: "Steps Up" in (tui.selected_row() or ""), "Steps Up selected", timeout=10)
+    start_and_find(tui, "Steps Up", output="pulse")
     tui.keys("Enter")
     tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"), "Steps Up playing",
                  timeout=15)
@@ -298,15 +293,32 @@ def starred_titles(server: SubsonicServer) -> list[str]:
     return sorted(s["title"] for s in server_call(server, "getStarred2")["starred2"].get("song", []))
 
 
-def test_plus_stars_a_track_on_the_server_and_again_unstars_it(subsonic_tui, supysonic):
+def wait_status(tui, text: str) -> None:
+    """Waits for a screen row that starts with `text` (so "starred" is not "unstarred")."""
+    tui.wait_for(lambda screen: any(r.strip().startswith(text) for r in screen.splitlines()),
+                 repr(text), timeout=10)
+
+
+def test_plus_in_a_list_and_the_player_stars_on_the_server_and_again_unstars(subsonic_tui, supysonic):
     tui = subsonic_tui
     assert "Middle A" not in starred_titles(supysonic)
     start_and_find(tui, "Middle A")
     tui.keys("+")
-    tui.wait_text("starred Middle A on the server", timeout=10)
+    wait_status(tui, "starred Middle A on the server")
     assert starred_titles(supysonic) == ["Middle A"]
     tui.keys("+")
-    tui.wait_text("unstarred Middle A on the server", timeout=10)
+    wait_status(tui, "unstarred Middle A on the server")
+    assert starred_titles(supysonic) == []
+    # In the Player pane, `+` stars what plays.
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Middle A"), "Middle A playing",
+                 timeout=15)
+    tui.keys("4")
+    tui.keys("+")
+    wait_status(tui, "starred Middle A on the server")
+    assert starred_titles(supysonic) == ["Middle A"]
+    tui.keys("+")
+    wait_status(tui, "unstarred Middle A on the server")
     assert starred_titles(supysonic) == []
 
 
@@ -461,3 +473,57 @@ def test_the_servers_structured_lyrics_follow_the_audio_line_by_line(refrain_bin
         assert asked == ["opensubsonic getLyricsBySongId.view apikey"], asked
     finally:
         tui.close()
+
+
+# ---------------------------------------------------------------- a track the server lost
+
+def test_a_track_the_server_no_longer_has_is_one_line_and_the_next_plays(refrain_bin, tmp_path):
+    from test_tui import TUI
+
+    server = SubsonicServer(tmp_path / "losing").start()
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-lost")
+    try:
+        tui_login(tui, server)
+        start_and_find(tui, "Harbour Lights")
+        tui.keys("Enter")
+        tui.wait_text("3 tracks", timeout=10)
+        # The album page is on screen; then the server loses its second track.
+        (server.music / "Tone Quartet/Harbour Lights/02 Middle A.flac").unlink()
+        server.rescan()
+        while "Play all" not in (tui.selected_row() or ""):
+            tui.keys("k")
+        tui.keys("Enter")
+        screen = tui.wait_text("no longer has it", timeout=10)
+        problem = [r for r in screen.splitlines() if "no longer has it" in r]
+        assert len(problem) == 1 and "Middle A" in problem[0], screen
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"),
+                     "the first track playing", timeout=15)
+        tui.keys("n")
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Fifth Above"),
+                     "the track after the lost one playing", timeout=15)
+    finally:
+        tui.close()
+        server.stop()
+
+
+def test_a_server_gone_away_is_one_line_and_home_keeps_what_it_showed(refrain_bin, tmp_path):
+    from test_tui import TUI
+
+    server = SubsonicServer(tmp_path / "going").start()
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-gone")
+    try:
+        tui_login(tui, server)
+        tui.start("--provider", "subsonic", "--output", "null")
+        tui.wait_text("Night Ferry — Lanterns", timeout=15)
+        server.stop()
+        tui.keys("/")
+        tui.type("Lanterns")
+        tui.keys("Enter")
+        screen = tui.wait_text("could not reach the server", timeout=15)
+        assert len([r for r in screen.splitlines() if "could not reach" in r]) == 1, screen
+        tui.keys("1")
+        home = tui.wait_text("Recently added", timeout=5)
+        assert "Night Ferry — Lanterns" in home and "Harbour Lights — Tone Quartet" in home, home
+    finally:
+        tui.close()
+        server.stop()

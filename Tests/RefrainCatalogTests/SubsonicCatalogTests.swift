@@ -104,6 +104,20 @@ final class SubsonicCatalogTests: XCTestCase {
     }
   }
 
+  func testATrackTheServerNoLongerHasIsUnplayableWithAReason() async {
+    let (catalog, transport) = provider([
+      #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":70,"message":"Track not found"}}}"#
+    ])
+    let track = CatalogTrack(id: "gone", provider: "subsonic", title: "Gone")
+    do {
+      _ = try await catalog.streamURL(for: track)
+      XCTFail("a URL for a lost track")
+    } catch {
+      XCTAssertEqual(error as? CatalogError, .unplayable("the server no longer has it"))
+    }
+    XCTAssertEqual(transport.requests.first?.url?.path, "/rest/getSong.view")
+  }
+
   func testHomeKeepsTheSectionsTheServerGaveWhenOthersFail() async throws {
     let failed =
       #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":0,"message":"x"}}}"#

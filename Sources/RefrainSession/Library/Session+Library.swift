@@ -137,9 +137,10 @@ extension Session {
     return .done(message: nil)
   }
 
-  /// Stars `item` on its catalog's server, or unstars it when the server has it starred
-  /// (read first: some servers refuse to star twice); a notice says which, once the server
-  /// has answered. A liked track in Refrain's library follows, so its mark shows.
+  /// Stars `item` on its catalog's server, or unstars it when the server has it starred.
+  ///
+  /// The state is read first (some servers refuse to star twice); a notice says which, once
+  /// the server has answered. A liked track in Refrain's library follows, so its mark shows.
   private func star(_ item: CatalogItem, on starring: any CatalogStarring) -> Outcome {
     guard item.kind == "track" || item.kind == "album" else {
       return .done(message: "only albums and tracks can be starred")

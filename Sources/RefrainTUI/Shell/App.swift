@@ -224,6 +224,11 @@ public final class App {
       }
     case .newPlaylist(let name):
       createPlaylist(named: name, adding: [])
+    case .save where pane == .player && presenter.queue.current != nil:
+      // The Player pane's `+` likes (or, on a server with stars, stars) what plays.
+      if let current = presenter.queue.current {
+        show(session.save(.track(session.catalogTrack(for: current))))
+      }
     case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
       .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
       if let hint = command.hintWhenNoPaneTakesIt(listOpen: list.hasDetail) { setStatus(hint) }

@@ -146,11 +146,20 @@ public struct SubsonicCatalogProvider: CatalogProvider {
         items: entries[start..<end].map(mapping.track), offset: start, total: entries.count))
   }
 
-  /// The authenticated `stream.view` URL of the song, built afresh (no request is sent).
+  /// The authenticated `stream.view` URL of the song, once `getSong` says the server still
+  /// has it: a track it no longer has is unplayable, with a reason, and not sent to the
+  /// player (whose error would be "not audio").
   public func streamURL(for track: CatalogTrack) async throws -> URL {
     // A radio station plays from its own address.
     if track.provider == Self.stationProvider, let url = track.streamURL { return url }
     let (client, _) = try connected()
+    do {
+      _ = try await client.call(SubsonicSongBody.self, "getSong", [("id", track.id)])
+    } catch SubsonicError.server(code: 70, message: _) {
+      throw CatalogError.unplayable("the server no longer has it")
+    } catch {
+      throw Self.catalogError(error)
+    }
     do {
       return try client.api.streamURL(songID: track.id)
     } catch {

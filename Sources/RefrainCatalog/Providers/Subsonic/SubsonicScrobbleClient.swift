@@ -2,9 +2,11 @@ import Foundation
 import RefrainCore
 import RefrainHTTP
 
-/// Tells the Subsonic server what plays: `scrobble.view` with `submission=false` when one of
-/// its tracks starts, and `submission=true` with `time` (the start, in milliseconds) once a
-/// play meets the listen rule. ``ScrobbleSender`` queues and resends as for the other services.
+/// Tells the Subsonic server what plays of its own tracks, through `scrobble.view`.
+///
+/// `submission=false` goes out when one of its tracks starts, and `submission=true` with
+/// `time` (the start, in milliseconds) once a play meets the listen rule.
+/// ``ScrobbleSender`` queues and resends as for the other services.
 ///
 /// Only the server's own tracks (provider `subsonic`, whose key is `subsonic:SONG_ID`) are
 /// sent; `stream.view` is not a play, since servers count streams apart.
