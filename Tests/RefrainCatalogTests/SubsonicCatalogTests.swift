@@ -122,10 +122,11 @@ final class SubsonicCatalogTests: XCTestCase {
     let failed =
       #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":0,"message":"x"}}}"#
     let albums = ok(#""albumList2":{"album":[{"id":"a1","name":"LP","artist":"Band"}]}"#)
-    // The five requests run at once, so every answer is the same list but one failure.
-    let (catalog, transport) = provider([albums, albums, albums, albums, failed])
+    // The six requests (four album lists, playlists, radio stations) run at once, so every
+    // answer is the same list but one failure.
+    let (catalog, transport) = provider([albums, albums, albums, albums, failed, albums])
     let sections = try await catalog.home()
-    XCTAssertEqual(transport.requests.count, 5)
+    XCTAssertEqual(transport.requests.count, 6)
     XCTAssertGreaterThanOrEqual(sections.count, 3)
     XCTAssertTrue(sections.allSatisfy { !$0.items.isEmpty })
   }
