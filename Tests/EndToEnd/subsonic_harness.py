@@ -136,6 +136,8 @@ class SubsonicServer:
         if not self.music.exists():
             make_music(self.music)
         env = dict(os.environ)
+        if self.ports:  # started again: on the same ports, as a restarted server would be
+            env["SUBSONIC_TEST_PORTS"] = ",".join(f"{k}={v}" for k, v in self.ports.items())
         if self.listenbrainz_url:
             env["SUPYSONIC_LISTENBRAINZ_URL"] = self.listenbrainz_url
         self.proc = subprocess.Popen(

@@ -90,9 +90,11 @@ def main() -> None:
         "opensubsonic": OpenSubsonicFake(app, TokenLayer(app, user, password, log, "opensubsonic"),
                                          user, password, api_key, log),
     }
+    # A restarted server listens where it did before (SUBSONIC_TEST_PORTS=token=P,bare=P,…).
+    pinned = dict(p.split("=") for p in os.environ.get("SUBSONIC_TEST_PORTS", "").split(",") if p)
     servers = {}
     for name, wsgi in apps.items():
-        server = make_server("127.0.0.1", 0, wsgi, threaded=True)
+        server = make_server("127.0.0.1", int(pinned.get(name, 0)), wsgi, threaded=True)
         servers[name] = server
         threading.Thread(target=server.serve_forever, daemon=True).start()
     print("READY " + " ".join(f"{n}={s.server_port}" for n, s in servers.items()), flush=True)

@@ -289,6 +289,44 @@ def test_a_server_track_is_heard_and_a_seek_lands_where_asked(subsonic_tui, supy
     assert any(int(r[6:].split("-")[0]) > 100_000 for r in ranges), ranges
 
 
+def test_a_server_restarted_during_playback_is_asked_again_and_the_track_plays_on(subsonic_tui, supysonic,
+                                                                                  recorder):
+    """The server stops 1.5 s into "Steps Up" (its 64 kB/s download then holds about 4 s of
+    audio) and is back 2 s later on the same ports: the file's download is resumed with a
+    byte range, and the track plays to its last second."""
+    tui = subsonic_tui
+    env = tui.run_env()
+    start_and_find(tui, "Steps Up", output="pulse")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"), "Steps Up playing",
+                 timeout=15)
+    time.sleep(1.5)
+    supysonic.stop()
+    time.sleep(2.0)
+    supysonic.start()
+    resumed = len(supysonic.requests())
+
+    def status() -> dict:
+        answer = subprocess.run([str(tui.binary), "ctl", "status"], env=env, capture_output=True, text=True,
+                                timeout=10)
+        return json.loads(answer.stdout) if answer.returncode == 0 else {}
+
+    deadline = time.monotonic() + 40
+    seen: dict = {}
+    while time.monotonic() < deadline:
+        seen = status()
+        if (seen.get("position") or 0) >= 19.0 or seen.get("state") == "stopped":
+            break
+        time.sleep(0.3)
+    time.sleep(1.5)
+    rec = recorder.stop(tail=0.3)
+    assert (seen.get("position") or 0) >= 19.0, f"playback did not reach the end: {seen}"
+    heard = {c.step for c in aa.step_changes(rec.audio, list(STEPS)) if c.step is not None}
+    assert {0, 10, 18, 19} <= heard, f"seconds heard: {sorted(heard)}"
+    again = [r.split() for r in supysonic.requests()[resumed:] if " stream.view " in r]
+    assert again and all(len(r) > 3 and int(r[3][6:].split("-")[0]) > 0 for r in again), again
+
+
 def starred_titles(server: SubsonicServer) -> list[str]:
     return sorted(s["title"] for s in server_call(server, "getStarred2")["starred2"].get("song", []))
 

@@ -59,6 +59,9 @@ public final class HTTPByteSource: @unchecked Sendable {
     var progressed = false
     /// Why its last request stopped before the end.
     var stopped: AudioError?
+    /// Whether that was the server or the link going away (refused, dropped, timed out,
+    /// closed early), which asking again may mend; not an HTTP error or a TLS failure.
+    var transient = false
     var end: UInt64 { start + UInt64(bytes.count) }
 
     init(start: UInt64) { self.start = start }
@@ -98,6 +101,11 @@ public final class HTTPByteSource: @unchecked Sendable {
   private var backoff = 0.5
   /// Whether a reconnection is scheduled.
   private var retryPending = false
+  /// A file whose server went away mid-download: since when its resumes have failed, and
+  /// when the next one is due (0.25 s doubling to 2 s, for as long as ``timeout`` allows).
+  private var resumeFailingSince: Date?
+  private var resumeDue: Date?
+  private var resumeBackoff = 0.25
   /// Whether the live stream dropped and has not delivered audio since.
   private var reconnecting = false
   /// How many bytes a live stream keeps behind the reader.
@@ -247,7 +255,21 @@ public final class HTTPByteSource: @unchecked Sendable {
       $0.start <= offset && offset <= $0.end + ($0.task == nil ? 0 : Self.nearby)
     }) {
       if piece.task != nil { return nil }
-      if let stopped = piece.stopped, !piece.progressed { throw stopped }
+      if let stopped = piece.stopped, !piece.progressed {
+        // A server restarted or a link dropped: ask again after a growing pause while the
+        // timeout allows; the last reason stands after that, as for any other failure.
+        let now = Date()
+        let since = resumeFailingSince ?? now
+        guard piece.transient, now.timeIntervalSince(since) < timeout else { throw stopped }
+        resumeFailingSince = since
+        if let due = resumeDue, now < due { return nil }
+        if resumeDue == nil {
+          resumeDue = now.addingTimeInterval(resumeBackoff)
+          resumeBackoff = min(resumeBackoff * 2, 2)
+          return nil
+        }
+        resumeDue = nil
+      }
       request(piece)
       return nil
     }
@@ -526,6 +548,8 @@ public final class HTTPByteSource: @unchecked Sendable {
       if piece.end > lastRead + readAhead { pause(piece) }
       return
     }
+    resumeFailingSince = nil
+    resumeBackoff = 0.25
     if ranged == true, piece.end > lastRead + readAhead { pause(piece) }
   }
 
@@ -542,6 +566,7 @@ public final class HTTPByteSource: @unchecked Sendable {
       return
     }
     var stopped: AudioError?
+    piece.transient = Self.isTransient(error)
     if let error {
       stopped = Self.describe(error, url: url, received: piece.bytes.count, timeout: timeout)
     } else if let total, piece.end < total {
@@ -568,6 +593,16 @@ public final class HTTPByteSource: @unchecked Sendable {
   static func unsatisfiedLength(_ value: String) -> UInt64? {
     let parts = value.split(separator: "/")
     return parts.count == 2 ? UInt64(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+  }
+
+  /// Whether a request that ended with `error` (`nil`: closed early) may succeed if asked
+  /// again: the server refused, dropped or did not answer; not an HTTP or TLS failure.
+  static func isTransient(_ error: Error?) -> Bool {
+    guard let error else { return true }
+    return [
+      NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorTimedOut,
+      NSURLErrorNotConnectedToInternet,
+    ].contains((error as NSError).code)
   }
 
   static func describe(_ error: Error, url: URL, received: Int, timeout: TimeInterval)
