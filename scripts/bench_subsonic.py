@@ -45,11 +45,6 @@ RECIPE = "subsonic-v1: {files} FLAC copies of a 1 s 440 Hz tone, tags Song N WOR
          "Album N//10; play track steps 20 s; supysonic 0.7.9"
 
 
-def _median(xs):
-    xs = [x for x in xs if x is not None]
-    return float(np.median(xs)) if xs else None
-
-
 def _pct(xs, q):
     xs = sorted(x for x in xs if x is not None)
     if not xs:
@@ -302,10 +297,11 @@ def summary_rows(R: dict | None, within) -> list[str]:
     fs = R.get("first_sound") or {}
     sub, loc = fs.get("subsonic") or {}, fs.get("local") or {}
     if sub.get("ms") or loc.get("ms"):
-        m, lm = _median(sub.get("ms") or []), _median(loc.get("ms") or [])
-        L.append(f"| 20a | Enter on a Subsonic track (raw FLAC, loopback) to first sound heard, median of "
-                 f"{len(sub.get('ms') or [])} | {_f(m, 0, ' ms')} | the same FLAC local {_f(lm, 0, ' ms')} | "
-                 f"≤ 300 ms | {within(m, 300)} |")
+        m, mx, n = bfm._play_heard_stats(sub)
+        lm, lmx, _ = bfm._play_heard_stats(loc)
+        L.append(f"| 20a | Enter on a Subsonic track (raw FLAC, loopback) to first sound, on the sink's clock, "
+                 f"median of {n} | {_f(m, 0, ' ms')} (max {_f(mx, 0)}) | the same FLAC local {_f(lm, 0, ' ms')} "
+                 f"(max {_f(lmx, 0)}) | ≤ 300 ms | {within(m, 300)} |")
     elif sub.get("error"):
         L.append(f"| 20a | Enter on a Subsonic track to first sound | not measured | | ≤ 300 ms | {sub['error'][:80]} |")
     L.append("| 20a | Enter on a transcoded Subsonic track to first sound | not measured | | | transcode not built |")
@@ -352,19 +348,20 @@ def sections(R: dict | None, cmdline) -> list[str]:
         f"({fs.get('file_bytes', 'n/a')} bytes, 16-bit 44.1 kHz stereo tones at −6 dBFS) found with `/` and "
         "selected. Each repetition sends `Enter` (tmux send-keys), records the sink and finds the first sample "
         "above −54 dBFS; `ctl stop` ends it. Under `--provider subsonic` the track streams from `stream.view` in "
-        "its stored format; under `--provider local` the same file was scanned with `refrain scan`. The "
-        "null sink's own offset is included in both (the figures are from the key to the sample in the "
-        "recording).")
+        "its stored format; under `--provider local` the same file was scanned with `refrain scan`. "
+        "The null sink renders a block ahead of its clock, so a figure as recorded "
+        "can be below zero; the figure on the sink's clock adds the sink's configured latency "
+        f"({_f((fs.get('subsonic') or {}).get('offset_ms'), 0, ' ms')}), over the presses made from silence.")
     add("")
-    add("| Provider | Median | Min | Max | Each (ms) |")
-    add("|---|---|---|---|---|")
+    add("| Provider | Median, sink's clock | Max, sink's clock | Each as recorded (ms) |")
+    add("|---|---|---|---|")
     for p in ("subsonic", "local"):
         r = fs.get(p) or {}
-        ms = [x for x in (r.get("ms") or []) if x is not None]
         if r.get("error"):
-            add(f"| {p} | not measured | | | {r['error'][:120]} |")
-        elif ms:
-            add(f"| {p} | {_f(_median(ms), 0, ' ms')} | {_f(min(ms), 0)} | {_f(max(ms), 0)} | "
+            add(f"| {p} | not measured | | {r['error'][:120]} |")
+        elif r.get("ms"):
+            m, mx, _ = bfm._play_heard_stats(r)
+            add(f"| {p} | {_f(m, 0, ' ms')} | {_f(mx, 0, ' ms')} | "
                 f"{', '.join('—' if x is None else f'{x:.0f}' for x in r['ms'])} |")
     add("")
     add("Transcoded: not measured, because Refrain has no `[subsonic] transcode` option yet; every stream is "
