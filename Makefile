@@ -81,6 +81,8 @@ bench: fixtures release rooms
 	$(SWIFT) build $(RELEASE) $(LAYOUT) --product refrain-bench
 	scripts/check-order-file
 	scripts/with-test-pulse python3 scripts/bench.py
+	# Internet radio against a real Icecast (its table is printed, for docs/benchmarks.md).
+	REFRAIN_BIN=.build/release/refrain scripts/with-test-pulse python3 scripts/bench_radio.py
 
 # Long fuzz runs: every seeded fuzz and property test at 100× its `make test` case count,
 # so at least 100,000 cases each: LRC parser 400,000, FLO song reader 400,000,

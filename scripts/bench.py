@@ -3,7 +3,8 @@
 
 Sections 1-5 (audio) are here and in bench_audio.py (section 5 is measured a second time
 under `stress-ng --cpu 4` by bench_load.py); 19 (every format, against the reference
-decoder CLIs and cmus) is bench_formats.py; 6-11 (the full-screen player in tmux,
+decoder CLIs and cmus) is bench_formats.py; 20 (a Subsonic server: Enter to first sound and
+`search3`) is bench_subsonic.py; 6-11 (the full-screen player in tmux,
 `refrain ctl`, recovery from a lost audio server) in bench_tui.py; 12 (library scan and
 search) runs scripts/bench_library.py and reads its JSON; 13 (cover art against chafa) is
 scripts/bench_cover.py.
@@ -51,6 +52,7 @@ import bench_formats as bfm  # noqa: E402  (section 19: every format, against th
 import bench_load as bld  # noqa: E402  (section 5 again under stress-ng --cpu 4)
 import bench_mpris as bmp  # noqa: E402  (section 14: MPRIS against cmus's)
 import bench_room as brm  # noqa: E402  (section 15: listening rooms)
+import bench_subsonic as bss  # noqa: E402  (section 20: a Subsonic server, supysonic on loopback)
 import bench_spotify as bsp  # noqa: E402  (section 16: Spotify library import and matching)
 import bench_lyrics as bly  # noqa: E402  (section 17: lyrics: stamp accuracy, lyric search, romanization)
 import bench_tui as bt  # noqa: E402  (sections 6-11: the full-screen player, ctl, recovery)
@@ -84,6 +86,9 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
   AAC in M4A, WAV and MP3 against their reference decoder CLIs and cmus: CPU and memory to
   play, a mixed 10,000-file scan, the join between two files as heard, lyric events, seeks,
   and `space` to sound in the full-screen player.
+- **20, a Subsonic server** (`scripts/bench_subsonic.py`): supysonic on loopback holding 10,000
+  tracks: `Enter` on a server track to first sound against the same file played locally, and
+  `search3` through Refrain against the server's own response time.
 - **13, cover art** (`scripts/bench_cover.py`): a 1000×1000 JPEG and PNG into 30×15 half
   blocks, against chafa; the cover's bytes and memory in the full-screen player.
 - **14, MPRIS** (`scripts/bench_mpris.py`): `Get` of `Metadata` and `Position`, and
@@ -1078,6 +1083,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bly.summary_rows(R.get("lyrics"), within))
     L.extend(bbd.summary_rows(R.get("build"), within))
     L.extend(bfm.summary_rows(R.get("formats"), within))
+    L.extend(bss.summary_rows(R.get("subsonic"), within))
     add("")
 
     # ---- 1
@@ -1341,6 +1347,7 @@ def render(m: dict, R: dict, args) -> str:
     L.extend(bly.sections(R.get("lyrics"), cmdline))
     L.extend(bbd.sections(R.get("build"), cmdline))
     L.extend(bfm.sections(R.get("formats"), cmdline))
+    L.extend(bss.sections(R.get("subsonic"), cmdline))
 
     # ---- method
     add("## Method and calibration")
@@ -1383,7 +1390,7 @@ def render(m: dict, R: dict, args) -> str:
             f"splice (median; worst {max(o, key=abs):+.3f} ms). Sliding the decoded file over itself (used "
             f"for lyric lines) finds every whole second {median(mt):+.3f} ms off (worst {max(mt, key=abs):+.3f} ms).")
     add("- Re-run `make bench` to reproduce; `python3 scripts/bench.py --help` lists options "
-        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--only 19`, "
+        "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--only 19`, `--only 20`, "
         "`--runs N`, `--library-n N`, `--formats-parts`, `--formats-kinds`, `--formats-runs`)."
         + (f" This run took {R['elapsed_s'] / 60:.1f} min." if R.get("elapsed_s") else ""))
     add("")
@@ -1417,7 +1424,7 @@ def main() -> int:
                          "17 (lyrics: stamp accuracy, lyric search, romanization), "
                          "18 (the edit–run loop: a fresh clone's build, and builds with nothing changed), "
                          "19 (every format: CPU, scan, gaps, lyric lines and seeks against the reference "
-                         "CLIs and cmus)")
+                         "CLIs and cmus), 20 (a Subsonic server: Enter to first sound, search3)")
     ap.add_argument("--formats-parts", default="abcdef",
                     help="parts of section 19: a CPU and RSS, b library scan, c gaps, d lyric lines, "
                          "e seeks, f play to sound in the full-screen player")
@@ -1437,7 +1444,7 @@ def main() -> int:
         args.runs, args.seeks, args.lyric_runs = 1, 10, 1
     only = {s.strip() for s in args.only.split(",") if s.strip()} or \
         {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "lib", "13", "14", "15", "16", "17",
-         "18", "19"}
+         "18", "19", "20"}
 
     binary = Path(os.environ.get("REFRAIN_BIN") or REPO / ".build" / "release" / "refrain")
     bench_bin = Path(os.environ.get("REFRAIN_BENCH_BIN") or REPO / ".build" / "release" / "refrain-bench")
@@ -1445,7 +1452,7 @@ def main() -> int:
         print(f"bench: no refrain binary at {binary}: build it (swift build -c release) or set REFRAIN_BIN",
               file=sys.stderr)
         return 1
-    if only - {"13", "16", "18", "19"} and (not STEPS.exists() or not STEPS_LRC.exists()):
+    if only - {"13", "16", "18", "19", "20"} and (not STEPS.exists() or not STEPS_LRC.exists()):
         print(f"bench: fixtures missing: run scripts/make-test-fixtures {rel(FIXTURES)}", file=sys.stderr)
         return 1
 
@@ -1517,6 +1524,9 @@ def main() -> int:
             R["formats"] = bfm.run(ctx, sys.modules[__name__], quick=args.quick, log=log,
                                    parts=args.formats_parts, library_files=args.library_n or 10_000,
                                    kinds=[k for k in args.formats_kinds.split(",") if k], runs=args.formats_runs)
+        if "20" in only:
+            R["subsonic"] = bss.run(ctx, sys.modules[__name__], quick=args.quick, log=log,
+                                    library_files=args.library_n or 10_000)
         if "13" in only:
             R["cover"] = bcv.run(bench_bin, tmp / "cover", runs=5 if args.quick else 15)
             shutil.rmtree(tmp / "cover", ignore_errors=True)

@@ -4,6 +4,7 @@
 //   refrain-bench decode FILE.mp3 [--iterations N]
 //   refrain-bench cover FILE.jpg|png [--columns 30] [--rows 15] [--iterations N]
 //   refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
+//   refrain-bench subsonic-search QUERY... [--iterations N] [--warmup N] [--limit N]
 //
 // Each prints one JSON object on stdout. Times are nanoseconds on CLOCK_MONOTONIC.
 // Allocation counts appear when scripts/bench.py preloads its malloc-counting shim
@@ -104,6 +105,7 @@ func usage() -> Never {
              refrain-bench spotify-match [--local N] [--imported N] [--json]
              refrain-bench lyric-search [--tracks N] [--queries N] [--json]
              refrain-bench romanize [--lines N] [--json]
+             refrain-bench subsonic-search QUERY... [--iterations N] [--warmup N] [--limit N]
 
       """.utf8))
   exit(2)
@@ -424,6 +426,23 @@ case "spotify-match":
     FileHandle.standardError.write(Data("refrain-bench spotify-match: \(error)\n".utf8))
     exit(1)
   }
+case "subsonic-search":
+  let iterations = option("--iterations", in: &arguments, default: 500)
+  let warmup = option("--warmup", in: &arguments, default: 20)
+  let limit = option("--limit", in: &arguments, default: 20)
+  var queries: [String] = []
+  var index = 0
+  while index < arguments.count {
+    if arguments[index].hasPrefix("--") {
+      index += 2
+    } else {
+      queries.append(arguments[index])
+      index += 1
+    }
+  }
+  guard !queries.isEmpty else { usage() }
+  SubsonicSearchBench.run(
+    queries: queries, iterations: max(1, iterations), warmup: max(0, warmup), limit: max(1, limit))
 default:
   usage()
 }

@@ -1,0 +1,391 @@
+"""Section 20 of `make bench`: Refrain against a real Subsonic server (supysonic on loopback).
+
+- **a, Enter to first sound**: the full-screen player with `--provider subsonic`, a FLAC track
+  found with `/` and selected; `Enter` (tmux send-keys) to the first sample heard on the private
+  PulseAudio. The same file, scanned into the local library, under `--provider local` the same
+  way. Transcoded streams are not measured: Refrain has no `[subsonic] transcode` yet.
+- **b, `search3`**: `refrain-bench subsonic-search` times the provider's track search in-process
+  (stored login, no process start-up) against a server holding 10,000 tracks; the same requests
+  sent by Python's http.client (a new connection each, as curl) give the server's own time.
+
+The server is supysonic 0.7.9 (Tests/EndToEnd/subsonic_harness.py's venv) behind the tests'
+token layer, with its audio unpaced (scripts/bench_subsonic_server.py). The 10,000-track folder
+(one short FLAC copied, its tags rewritten by mutagen) and the server's scanned database are
+made once and kept under /tmp/refrain-bench-subsonic/KEY, KEY a hash of the recipe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "EndToEnd"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_formats as bfm  # noqa: E402
+import bench_tui as bt  # noqa: E402
+import subsonic_harness as sh  # noqa: E402
+from harness import Recorder  # noqa: E402
+
+WORDS = ["harbour", "lantern", "ferry", "meadow", "copper", "orbit", "willow", "static", "ember", "tide"]
+QUERIES = ["lantern", "song 4242", "copper tide"]
+PLAY_TITLE = "Bench Steps"
+RECIPE = "subsonic-v1: {files} FLAC copies of a 1 s 440 Hz tone, tags Song N WORD / Artist N%500 / " \
+         "Album N//10; play track steps 20 s; supysonic 0.7.9"
+
+
+def _pct(xs, q):
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    return xs[min(len(xs) - 1, max(0, int(np.ceil(q / 100 * len(xs))) - 1))]
+
+
+def make_server_root(files: int, log) -> Path:
+    """The music folder (files + the play track) and supysonic's scanned data, made once."""
+    key = hashlib.sha256(RECIPE.format(files=files).encode()).hexdigest()[:12]
+    root = Path(os.environ.get("REFRAIN_BENCH_SUBSONIC") or "/tmp/refrain-bench-subsonic") / key
+    music, data = root / "music", root / "data"
+    if (root / ".done").exists():
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    (music / "Bench Quartet" / "Steps").mkdir(parents=True)
+    python = sh.ensure_venv()
+    t0 = time.monotonic()
+    wav = root / "tone.wav"
+    sh.tone_wav(wav, 1, (440,))
+    base = root / "base.flac"
+    subprocess.run(["flac", "-s", "-f", "-o", str(base), str(wav)], check=True)
+    sh.tone_wav(wav, 20, sh.STEPS)
+    subprocess.run(["flac", "-s", "-f", "-o", str(music / "Bench Quartet" / "Steps" / "01 Bench Steps.flac"),
+                    f"--tag=TITLE={PLAY_TITLE}", "--tag=ARTIST=Bench Quartet", "--tag=ALBUM=Steps",
+                    "--tag=TRACKNUMBER=1", str(wav)], check=True)
+    wav.unlink()
+    script = (
+        "import shutil, sys\n"
+        "from pathlib import Path\n"
+        "from mutagen.flac import FLAC\n"
+        "base, music, files = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])\n"
+        f"words = {WORDS!r}\n"
+        "for n in range(files):\n"
+        "    d = music / f'Artist {n % 500:03d}' / f'Album {n // 10:04d}'\n"
+        "    d.mkdir(parents=True, exist_ok=True)\n"
+        "    p = d / f'{n % 10 + 1:02d} Song {n}.flac'\n"
+        "    shutil.copyfile(base, p)\n"
+        "    f = FLAC(p)\n"
+        "    f['title'] = f'Song {n} {words[n % 10]} {words[(n // 10) % 10]}'\n"
+        "    f['artist'] = f'Artist {n % 500:03d}'\n"
+        "    f['album'] = f'Album {n // 10:04d}'\n"
+        "    f['tracknumber'] = str(n % 10 + 1)\n"
+        "    f.save()\n")
+    subprocess.run([str(python), "-c", script, str(base), str(music), str(files)], check=True)
+    log(f"subsonic: {files} tagged FLAC files in {time.monotonic() - t0:.0f} s")
+    t1 = time.monotonic()
+    server = start_server(root)
+    server.stop()
+    log(f"subsonic: supysonic scanned {files + 1} files in {time.monotonic() - t1:.0f} s")
+    (root / ".done").write_text(RECIPE.format(files=files))
+    return root
+
+
+def start_server(root: Path) -> sh.SubsonicServer:
+    """supysonic on root/data (scanning root/music the first time), audio unpaced."""
+    server = sh.SubsonicServer(root)
+    python = sh.ensure_venv()
+    server.proc = subprocess.Popen(
+        [str(python), str(REPO / "scripts" / "bench_subsonic_server.py"), str(server.data), str(server.music),
+         sh.USER, sh.PASSWORD, sh.API_KEY],
+        stdout=subprocess.PIPE, stderr=open(root / "server.err", "ab"), text=True)
+    line = server.proc.stdout.readline()
+    if not line.startswith("READY"):
+        raise RuntimeError(f"supysonic did not start: {line!r}")
+    server.ports = {k: int(v) for k, v in (p.split("=") for p in line.split()[1:])}
+    return server
+
+
+def login(binary: Path, env: dict, server: sh.SubsonicServer) -> None:
+    run = subprocess.run([str(binary), "subsonic", "login", server.url(), "--user", sh.USER, "--password-stdin"],
+                         env=dict(os.environ, **env), input=sh.PASSWORD + "\n", capture_output=True, text=True,
+                         timeout=60)
+    if run.returncode != 0:
+        raise RuntimeError(f"login failed: {run.stdout}{run.stderr}")
+
+
+# ---------------------------------------------------------------- b: search3
+
+def server_search_times(server: sh.SubsonicServer, iterations: int, warmup: int, limit: int) -> list[float]:
+    """Milliseconds for the request Refrain sends (search3, one page of tracks), by http.client,
+    a new connection each time as curl would."""
+    salt = "benchsalt1"
+    token = hashlib.md5((sh.PASSWORD + salt).encode()).hexdigest()
+    times = []
+    for i in range(warmup + iterations):
+        q = urllib.parse.urlencode({
+            "u": sh.USER, "t": token, "s": salt, "v": "1.16.1", "c": "refrain", "f": "json",
+            "query": QUERIES[i % len(QUERIES)], "artistCount": "0", "albumCount": "0",
+            "songCount": str(limit), "songOffset": "0"})
+        t = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=10)
+        conn.request("GET", f"/rest/search3.view?{q}")
+        body = conn.getresponse().read()
+        conn.close()
+        dt = (time.perf_counter() - t) * 1000
+        if b'"ok"' not in body:
+            raise RuntimeError(f"search3 failed: {body[:200]!r}")
+        if i >= warmup:
+            times.append(dt)
+    return times
+
+
+def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: int, log) -> dict:
+    limit, warmup = 20, 20
+    out: dict = {"iterations": iterations, "queries": QUERIES, "limit": limit}
+    cmd = [str(ctx["bench_bin"]), "subsonic-search", *QUERIES, "--iterations", str(iterations),
+           "--warmup", str(warmup), "--limit", str(limit)]
+    out["command"] = "refrain-bench subsonic-search " + " ".join(f"'{q}'" for q in QUERIES) + \
+        f" --iterations {iterations} --warmup {warmup} --limit {limit}"
+    # Alternate the two clients in rounds so the server's state and the machine's load are shared.
+    refrain_ms, server_ms = [], []
+    rounds = 4
+    for _ in range(rounds):
+        run = subprocess.run(cmd[:-6] + ["--iterations", str(iterations // rounds), "--warmup", str(warmup),
+                                         "--limit", str(limit)],
+                             env=dict(os.environ, **env), capture_output=True, text=True, timeout=600)
+        if run.returncode != 0:
+            out["error"] = run.stderr[-300:]
+            return out
+        r = json.loads(run.stdout)
+        refrain_ms += [x / 1e6 for x in r["ns"]]
+        out["items_per_call"] = r["items"] / max(1, r["iterations"])
+        server_ms += server_search_times(server, iterations // rounds, warmup, limit)
+    out["refrain_ms"], out["server_ms"] = refrain_ms, server_ms
+    for who, xs in (("refrain", refrain_ms), ("server", server_ms)):
+        out[f"{who}_p50"], out[f"{who}_p99"] = _pct(xs, 50), _pct(xs, 99)
+    log(f"subsonic search3: refrain p50 {out['refrain_p50']:.2f} p99 {out['refrain_p99']:.2f} ms; "
+        f"server p50 {out['server_p50']:.2f} p99 {out['server_p99']:.2f} ms")
+    return out
+
+
+# ---------------------------------------------------------------- a: Enter to first sound
+
+def _enter_reps(ctx: dict, B, app, pane, rec_path: Path, reps: int) -> dict:
+    rec = Recorder(ctx["sink"], rec_path)
+    rec.start()
+    sent, sink = [], {}
+    try:
+        for i in range(reps):
+            time.sleep(0.8)
+            t = time.monotonic()
+            pane.keys("Enter")
+            sent.append(t)
+            time.sleep(1.2)
+            if i == 0:
+                sink = B.sink_latency(ctx["sink"])
+            app.ctl("stop")
+    finally:
+        recording = rec.stop(tail=0.3)
+    lat = [bfm._heard_after(recording, t, within=1.1) for t in sent]
+    return {"ms": [None if x is None else x * 1000 for x, _ in lat], "silent_before": [q for _, q in lat],
+            "offset_ms": sink.get("configured_ms")}
+
+
+class ProviderTUI(bt.RefrainTUI):
+    """The full-screen player under `--provider PROVIDER`."""
+
+    def __init__(self, binary: Path, home: Path, output: str, extra_env: dict, provider: str):
+        super().__init__(binary, home, output, extra_env)
+        self.provider = provider
+
+    @property
+    def argv(self) -> list[str]:
+        return [str(self.binary), "--output", self.output, "--provider", self.provider]
+
+
+def bench_first_sound(ctx: dict, B, root: Path, server: sh.SubsonicServer, reps: int, log) -> dict:
+    out: dict = {"reps": reps}
+    tmp = ctx["tmp"] / "subsonic"
+    pulse_env = {k: os.environ[k] for k in bt.PULSE_VARS if k in os.environ}
+    track = root / "music" / "Bench Quartet" / "Steps" / "01 Bench Steps.flac"
+    out["file_bytes"] = track.stat().st_size
+    for provider in ("subsonic", "local"):
+        app = ProviderTUI(ctx["bin"], tmp / provider, "pulse", pulse_env, provider)
+        env = dict(os.environ, **app.env)
+        if provider == "subsonic":
+            login(ctx["bin"], app.env, server)
+        else:
+            folder = tmp / "local-music"
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(track, folder / track.name)
+            subprocess.run([str(ctx["bin"]), "scan", str(folder)], env=env, capture_output=True, timeout=120,
+                           check=True)
+        try:
+            pane = app.start(f"enter-{provider}")
+            pane.wait_for(lambda s: "Recently added" in s or "Search" in s, timeout=20)
+            time.sleep(1.0)
+            pane.keys("/")
+            pane.type(PLAY_TITLE)
+            pane.keys("Enter")
+            pane.wait_for(lambda _: PLAY_TITLE in (pane.selected_row() or ""), timeout=15)
+            time.sleep(0.5)
+            r = _enter_reps(ctx, B, app, pane, tmp / f"enter-{provider}.wav", reps)
+            r["command"] = f"refrain --output pulse --provider {provider} in tmux; / {PLAY_TITLE} Enter; key Enter"
+            out[provider] = r
+        except Exception as e:  # noqa: BLE001 - a benchmark reports what it could not measure
+            out[provider] = {"error": f"{type(e).__name__}: {e}; {app.stderr()[-200:]}"}
+        finally:
+            app.quit()
+        ms = (out[provider].get("ms") or [])
+        log(f"subsonic Enter→heard {provider}: {[None if x is None else round(x, 1) for x in ms]} ms")
+    return out
+
+
+# ---------------------------------------------------------------- run
+
+def run(ctx: dict, B, quick: bool, log, parts: str = "ab", library_files: int = 10_000) -> dict:
+    R: dict = {"load_start": B._loadavg(), "transcode": "not measured: transcode not built"}
+    missing = [t for t in ("flac", "tmux") if not shutil.which(t)]
+    if missing:
+        R["missing_tools"] = missing
+        return R
+    (ctx["tmp"] / "subsonic").mkdir(parents=True, exist_ok=True)
+    server = None
+    try:
+        t = time.monotonic()
+        root = make_server_root(library_files, log)
+        R["root"], R["tracks"], R["prepare_s"] = str(root), library_files + 1, time.monotonic() - t
+        server = start_server(root)
+        R["server"] = f"supysonic 0.7.9 on 127.0.0.1 behind the tests' token layer (werkzeug threaded)"
+        if "b" in parts:
+            home = bt.RefrainTUI(ctx["bin"], ctx["tmp"] / "subsonic" / "search", "null", {})
+            login(ctx["bin"], home.env, server)
+            R["search"] = bench_search(ctx, server, home.env, 200 if quick else 1000, log)
+        if "a" in parts and ctx.get("pulse_ok"):
+            R["first_sound"] = bench_first_sound(ctx, B, root, server, 5 if quick else 9, log)
+    except Exception as e:  # noqa: BLE001
+        import traceback
+        R["error"] = f"{type(e).__name__}: {e}"
+        log("subsonic: " + traceback.format_exc())
+    finally:
+        if server:
+            server.stop()
+    R["load_end"] = B._loadavg()
+    return R
+
+
+# ---------------------------------------------------------------- docs/benchmarks.md
+
+_f = bfm._f
+
+
+def summary_rows(R: dict | None, within) -> list[str]:
+    if not R:
+        return []
+    if R.get("missing_tools"):
+        return [f"| 20 | Subsonic | not measured | | | missing {', '.join(R['missing_tools'])} |"]
+    L = []
+    fs = R.get("first_sound") or {}
+    sub, loc = fs.get("subsonic") or {}, fs.get("local") or {}
+    if sub.get("ms") or loc.get("ms"):
+        m, mx, n = bfm._play_heard_stats(sub)
+        lm, lmx, _ = bfm._play_heard_stats(loc)
+        L.append(f"| 20a | Enter on a Subsonic track (raw FLAC, loopback) to first sound, on the sink's clock, "
+                 f"median of {n} | {_f(m, 0, ' ms')} (max {_f(mx, 0)}) | the same FLAC local {_f(lm, 0, ' ms')} "
+                 f"(max {_f(lmx, 0)}) | ≤ 300 ms | {within(m, 300)} |")
+    elif sub.get("error"):
+        L.append(f"| 20a | Enter on a Subsonic track to first sound | not measured | | ≤ 300 ms | {sub['error'][:80]} |")
+    L.append("| 20a | Enter on a transcoded Subsonic track to first sound | not measured | | | transcode not built |")
+    s = R.get("search") or {}
+    if s.get("refrain_p50") is not None:
+        add50 = s["refrain_p50"] - s["server_p50"]
+        add99 = s["refrain_p99"] - s["server_p99"]
+        L.append(f"| 20b | `search3` through Refrain, 10,000 tracks, p50 / p99 of {len(s['refrain_ms'])} | "
+                 f"{_f(s['refrain_p50'], 2)} / {_f(s['refrain_p99'], 2)} ms | server alone "
+                 f"{_f(s['server_p50'], 2)} / {_f(s['server_p99'], 2)} ms | Refrain adds ≤ 5 ms | "
+                 f"+{_f(add50, 2)} / +{_f(add99, 2)} ms: {within(max(add50, add99), 5)} |")
+    elif s.get("error"):
+        L.append(f"| 20b | `search3` through Refrain | not measured | | ≤ 5 ms added | {s['error'][:80]} |")
+    return L
+
+
+def sections(R: dict | None, cmdline) -> list[str]:
+    if not R:
+        return []
+    L: list[str] = []
+    add = L.append
+    add("## 20. A Subsonic server: Enter to first sound, and `search3`")
+    add("")
+    if R.get("missing_tools"):
+        add(f"Not measured: {', '.join(R['missing_tools'])} missing.")
+        add("")
+        return L
+    add("`scripts/bench_subsonic.py` (`python3 scripts/bench.py --only 20`). The server is "
+        f"{R.get('server', 'supysonic')}, with an SQLite database, serving {R.get('tracks')} tracks: 10,000 "
+        "copies of one 1 s FLAC whose tags mutagen rewrote (titles `Song N WORD WORD`, 500 artists, 1,000 "
+        "albums) and the 20 s FLAC played below. The folder and the scanned database are kept under "
+        f"`{R.get('root')}`. Its audio leaves at loopback speed (the end-to-end tests pace it; "
+        "`scripts/bench_subsonic_server.py` does not). Load average (1, 5, 15 min) "
+        f"{R.get('load_start')} at the start of the section, {R.get('load_end')} at its end: other builds were "
+        "running on the 2 cores.")
+    add("")
+    if R.get("error"):
+        add(f"The section stopped early: {R['error']}.")
+        add("")
+    fs = R.get("first_sound") or {}
+    add("### 20a. Enter to first sound")
+    add("")
+    add(f"The full-screen player in tmux on the private PulseAudio null sink, with the 20 s FLAC "
+        f"({fs.get('file_bytes', 'n/a')} bytes, 16-bit 44.1 kHz stereo tones at −6 dBFS) found with `/` and "
+        "selected. Each repetition sends `Enter` (tmux send-keys), records the sink and finds the first sample "
+        "above −54 dBFS; `ctl stop` ends it. Under `--provider subsonic` the track streams from `stream.view` in "
+        "its stored format; under `--provider local` the same file was scanned with `refrain scan`. "
+        "The null sink renders a block ahead of its clock, so a figure as recorded "
+        "can be below zero; the figure on the sink's clock adds the sink's configured latency "
+        f"({_f((fs.get('subsonic') or {}).get('offset_ms'), 0, ' ms')}), over the presses made from silence.")
+    add("")
+    add("| Provider | Median, sink's clock | Max, sink's clock | Each as recorded (ms) |")
+    add("|---|---|---|---|")
+    for p in ("subsonic", "local"):
+        r = fs.get(p) or {}
+        if r.get("error"):
+            add(f"| {p} | not measured | | {r['error'][:120]} |")
+        elif r.get("ms"):
+            m, mx, _ = bfm._play_heard_stats(r)
+            add(f"| {p} | {_f(m, 0, ' ms')} | {_f(mx, 0, ' ms')} | "
+                f"{', '.join('—' if x is None else f'{x:.0f}' for x in r['ms'])} |")
+    add("")
+    add("Transcoded: not measured, because Refrain has no `[subsonic] transcode` option yet; every stream is "
+        "the stored file.")
+    add("")
+    s = R.get("search") or {}
+    add("### 20b. `search3` through Refrain")
+    add("")
+    if s.get("error") or s.get("refrain_p50") is None:
+        add("Not measured" + (f": {s['error']}" if s.get("error") else "."))
+        add("")
+        return L
+    add(f"`{s.get('command')}`, run in 4 rounds alternating with the server alone: the provider's "
+        "`search(…, kind: .track, limit: 20)` in-process with the stored token login, timed around the whole "
+        "call (request, loopback HTTP, JSON decoding, mapping), after 20 warm-up calls a round. The server "
+        "alone is the same `search3` request (same parameters and token) sent by Python's http.client on a "
+        f"new connection each time, as curl does. Queries in turn: {', '.join(repr(q) for q in QUERIES)}; "
+        f"{_f(s.get('items_per_call'), 1)} tracks a call on average.")
+    add("")
+    add("| Client | p50 | p99 | Calls |")
+    add("|---|---|---|---|")
+    add(f"| Refrain (SubsonicCatalogProvider) | {_f(s['refrain_p50'], 2)} ms | {_f(s['refrain_p99'], 2)} ms | "
+        f"{len(s['refrain_ms'])} |")
+    add(f"| the server alone (http.client) | {_f(s['server_p50'], 2)} ms | {_f(s['server_p99'], 2)} ms | "
+        f"{len(s['server_ms'])} |")
+    add("")
+    return L
