@@ -61,20 +61,22 @@ fixtures:
 	scripts/make-test-fixtures $(FIXTURES)
 	python3 Tests/EndToEnd/subsonic_harness.py --install
 
-# The whole suite: Swift unit tests, then the end-to-end tests against a private
-# PulseAudio server (stopped again even when a test fails). The unit tests run on a
-# fresh-boot clock (a time namespace whose monotonic clock reads about 30 s, as root), so
-# code that reads a clock before a test injects its own fails here as on a new CI machine.
-# The release build is checked too (Tests/EndToEnd/test_release.py).
+# The whole suite: Swift unit tests, then the end-to-end tests (scripts/e2e), each part
+# against private PulseAudio servers (stopped again even when a test fails). The unit tests
+# run on a fresh-boot clock (a time namespace whose monotonic clock reads about 30 s, as
+# root), so code that reads a clock before a test injects its own fails here as on a new CI
+# machine. scripts/e2e runs the tests that measure time one at a time, then the rest over
+# three workers. The release build is checked too (Tests/EndToEnd/test_release.py).
 test: fixtures release
 	$(SWIFT) build --build-tests
-	scripts/with-test-pulse sh -c 'scripts/on-fresh-boot-clock $(SWIFT) test --skip-build && python3 -m pytest -q Tests/EndToEnd'
+	scripts/with-test-pulse scripts/on-fresh-boot-clock $(SWIFT) test --skip-build
+	scripts/e2e
 
 unit: fixtures
 	$(SWIFT) test
 
 e2e: fixtures build
-	scripts/with-test-pulse python3 -m pytest -q Tests/EndToEnd
+	scripts/e2e
 
 bench: fixtures release rooms
 	@scripts/install-deps bench

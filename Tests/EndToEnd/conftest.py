@@ -4,6 +4,12 @@ The suite runs the real `refrain` binary against a real PulseAudio server:
 run it under scripts/with-test-pulse (see README.md). A test that needs the
 server fails, never skips, when it is missing: a suite that passes by
 skipping would tell the team nothing.
+
+`make test` runs the suite in two parts (scripts/e2e): the tests marked `serial`, which
+measure time on the sink's clock or load the machine on purpose, one at a time; then
+the rest spread over pytest-xdist workers. Each worker starts a PulseAudio server of its
+own (scripts/with-test-pulse), so what one test records is only what its own player
+played.
 """
 
 from __future__ import annotations
@@ -21,6 +27,46 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import FixtureServer, Recorder, Refrain  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
+
+_WORKER_PULSE: subprocess.Popen | None = None
+_PULSE_VARS = ("PULSE_SERVER", "PULSE_RUNTIME_PATH", "PULSE_COOKIE", "PULSE_SINK", "REFRAIN_TEST_SINK")
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers", "serial: measures time on the sink's clock or loads the machine; run with no other test")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _start_worker_pulse()
+
+
+def pytest_unconfigure(config) -> None:
+    global _WORKER_PULSE
+    if _WORKER_PULSE is not None:
+        _WORKER_PULSE.stdin.close()   # with-test-pulse's command ends, and the server with it
+        try:
+            _WORKER_PULSE.wait(10)
+        except subprocess.TimeoutExpired:
+            _WORKER_PULSE.kill()
+        _WORKER_PULSE = None
+
+
+def _start_worker_pulse() -> None:
+    """Gives this xdist worker a PulseAudio server of its own, for as long as it runs.
+
+    scripts/with-test-pulse starts the server and runs a command that prints the server's
+    variables and then waits for its standard input to close: when the worker ends, even
+    killed, the pipe closes and the script stops the server and removes its folder.
+    """
+    global _WORKER_PULSE
+    show = ("import os, sys; print(' '.join(f'{k}={os.environ[k]}' for k in %r), flush=True); "
+            "sys.stdin.read()" % (_PULSE_VARS,))
+    proc = subprocess.Popen([str(REPO / "scripts" / "with-test-pulse"), sys.executable, "-c", show],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline().split()
+    if not line:
+        raise RuntimeError("scripts/with-test-pulse did not start a PulseAudio server for this worker")
+    os.environ.update(dict(item.split("=", 1) for item in line))
+    _WORKER_PULSE = proc
 
 
 @pytest.fixture(scope="session")

@@ -35,6 +35,9 @@ import audio_analysis as aa
 from harness import CPULoad, assert_events_only
 from test_tui import TUI
 
+# Runs alone (scripts/e2e): it keeps both cores busy on purpose.
+pytestmark = pytest.mark.serial
+
 LINE_MEDIAN = 0.030   # s: `line` event − tone change heard, median of |lag|
 LINE_WORST = 0.060    # s: the worst |lag|
 DROPOUT = 0.001       # s: digital silence this long inside the tone is a dropout heard
@@ -137,7 +140,8 @@ def test_the_full_screen_player_keeps_up_on_a_busy_machine(refrain_bin, tmp_path
                 after = time.monotonic()
                 captures.append((before, after, tui.highlighted_lyric(styled)))
                 if after > deadline:
-                    pytest.fail(f"{texts[-1]!r} was never highlighted; the screen:\n{tui.screen()}")
+                    pytest.fail(f"{texts[-1]!r} was never highlighted; the screen:\n{tui.screen()}\n"
+                                f"ctl status: {ctl('status').stdout}\nstderr:\n{tui.stderr()}")
             loaded = load.running
         rec = recorder.stop(tail=0.1)
         tui.quit()

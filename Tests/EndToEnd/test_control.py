@@ -14,6 +14,9 @@ import pytest
 import audio_analysis as aa
 from harness import assert_events_only
 
+# Runs alone (scripts/e2e): it measures when commands are heard.
+pytestmark = pytest.mark.serial
+
 PROMPT = 0.25   # seconds within which a command must be heard
 # How far apart the recording's clock and the events' clock may be: the null
 # sink renders (and the monitor delivers) each block up to ~20 ms before its

@@ -10,6 +10,9 @@ import pytest
 
 from harness import assert_events_only
 
+# Runs alone (scripts/e2e): it measures the spacing of position events.
+pytestmark = pytest.mark.serial
+
 GAP = 0.25      # the contract: a position event at least every 250 ms
 JITTER = 0.03   # allowance for stamping events on arrival through a pipe
 

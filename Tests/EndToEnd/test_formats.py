@@ -17,6 +17,9 @@ import pytest
 import audio_analysis as aa
 from harness import assert_events_only
 
+# Runs alone (scripts/e2e): it measures when lyric lines and seeks are heard.
+pytestmark = pytest.mark.serial
+
 TOLERANCE = 0.1   # seconds, as for MP3 (test_sync.py)
 
 ENCODE = {

@@ -18,6 +18,9 @@ import pytest
 import audio_analysis as aa
 from harness import assert_events_only
 
+# Runs alone (scripts/e2e): it counts silent samples at every join.
+pytestmark = pytest.mark.serial
+
 RATE = 44100
 HALF = 3.0          # seconds per file: 1320 whole cycles of 440 Hz
 AMPLITUDE = 0.5

@@ -16,6 +16,9 @@ import pytest
 import audio_analysis as aa
 from harness import Recorder
 
+# Runs alone (scripts/e2e): it measures the recorder's clock.
+pytestmark = pytest.mark.serial
+
 
 def sine(freq, seconds, rate=44100, amp=0.5):
     return amp * np.sin(2 * np.pi * freq * np.arange(int(seconds * rate)) / rate)

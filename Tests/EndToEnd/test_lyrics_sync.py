@@ -51,6 +51,9 @@ import pytest
 import audio_analysis as aa
 from test_tui import TUI, tui_factory  # noqa: F401  (the fixture is used by name)
 
+# Runs alone (scripts/e2e): it measures stamps against what is heard.
+pytestmark = pytest.mark.serial
+
 STAMP_TOLERANCE = 0.030      # s: the bound between a stamp and what was heard
 KEY_ROUNDING = 0.005         # s: a key's stamp is read from the screen in hundredths
 KEY_PROBES = 12

@@ -12,6 +12,9 @@ import pytest
 
 import audio_analysis as aa
 
+# Runs alone (scripts/e2e): it counts dropouts in what is heard.
+pytestmark = pytest.mark.serial
+
 
 def heard_span(rec, after=0.0):
     start = aa.sound_start(rec.audio, after=after)

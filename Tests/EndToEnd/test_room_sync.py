@@ -18,10 +18,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
 import room_sync  # noqa: E402
+
+# Runs alone (scripts/e2e): it measures two members against each other on the sink's clock.
+pytestmark = pytest.mark.serial
 
 MEDIAN_MS = 20.0
 WORST_MS = 50.0

@@ -12,6 +12,9 @@ import pytest
 import audio_analysis as aa
 from harness import assert_events_only
 
+# Runs alone (scripts/e2e): it measures lyric lines against what is heard.
+pytestmark = pytest.mark.serial
+
 TOLERANCE = 0.1   # seconds: beyond this a listener sees lyrics lag or lead
 
 

@@ -19,7 +19,12 @@ import sqlite3
 import subprocess
 import time
 
+import pytest
+
 from test_tui import TUI, search_and_select, tui_factory  # noqa: F401
+
+# Runs alone (scripts/e2e): it measures how soon a key's effect is on screen.
+pytestmark = pytest.mark.serial
 
 ANSWER_WITHIN = 0.5  # seconds from a key to the screen showing its effect
 
