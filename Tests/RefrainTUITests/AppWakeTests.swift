@@ -38,12 +38,43 @@ final class AppWakeTests: XCTestCase {
   func testPlayingWakesOnTheNextWholeSecondOfTheProgressBar() {
     let harness = playing()
     harness.player.position = 10.3
+    harness.redraw()
     XCTAssertEqual(try XCTUnwrap(wake(harness)), 0.7, accuracy: 0.001)
+  }
+
+  func testASecondThatBeganAfterTheFrameWasDrawnIsDueAtOnce() {
+    // The frame was drawn at 9.9995 (0:09, the old line); the clock passed 10.0 before the
+    // loop asked when to wake. Counting from now would sleep until 11.0 with 0:09 and the
+    // old line on screen; counting from what was drawn wakes at once.
+    let harness = playing(lyrics: TestLyrics.umbrella)
+    harness.player.position = 9.9995
+    harness.redraw()
+    harness.player.position = 10.0005
+    XCTAssertEqual(try XCTUnwrap(wake(harness)), 0, accuracy: 0.001)
+    harness.redraw()
+    XCTAssertEqual(try XCTUnwrap(wake(harness)), 0.9995, accuracy: 0.001)
+  }
+
+  func testALyricLineThatBeganAfterTheFrameWasDrawnIsDueAtOnce() {
+    let harness = playing(lyrics: TestLyrics.umbrella)
+    harness.player.position = 9.54  // 우산 하나에 두 사람 starts at 9.55
+    harness.redraw()
+    harness.player.position = 9.56
+    XCTAssertEqual(try XCTUnwrap(wake(harness)), 0, accuracy: 0.001)
+  }
+
+  func testAfterASeekBackTheWakeCountsFromTheNewPosition() {
+    let harness = playing()
+    harness.player.position = 40.2
+    harness.redraw()
+    harness.player.position = 5.6  // a seek back, not drawn yet
+    XCTAssertEqual(try XCTUnwrap(wake(harness)), 0.4, accuracy: 0.001)
   }
 
   func testPlayingWakesOnTheNextLyricLineWhenThatComesFirst() {
     let harness = playing(lyrics: TestLyrics.umbrella)
     harness.player.position = 9.2  // 우산 하나에 두 사람 starts at 9.55
+    harness.redraw()
     XCTAssertEqual(try XCTUnwrap(wake(harness)), 0.35, accuracy: 0.001)
   }
 

@@ -100,7 +100,9 @@ extension App {
     if let view = lyricsView, !view.following {
       candidates.append(max(0, view.lastInput + 5 - now))
     }
-    if let wake = session.nextWake(includeWords: lyricsView != nil) { candidates.append(wake) }
+    if let wake = session.nextWake(includeWords: lyricsView != nil, drawnAt: drawnPosition) {
+      candidates.append(wake)
+    }
     if let wake = roomWake { candidates.append(wake) }
     return candidates.min()
   }

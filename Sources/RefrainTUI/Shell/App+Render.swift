@@ -44,6 +44,7 @@ extension App {
   /// click target went, and drops an expired status message.
   @discardableResult
   public func draw(width: Int, height: Int) -> ScreenGrid {
+    drawnPosition = session.player.position
     let frame = frame(width: width, height: height)
     layout = frame.layout
     if let cursor = frame.layout.list?.cursor { list.cursor = cursor }

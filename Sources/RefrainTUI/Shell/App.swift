@@ -60,6 +60,8 @@ public final class App {
   var lyricsNotice: String? { session.lyricsNotice }
   /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
   var lyricsSeekMode = true
+  /// The audible position read as the last frame began, from which the next wake counts.
+  var drawnPosition: Double?
   var status: StatusMessage?
   /// What the panes show from the library, as the session last read it.
   var librarySnapshot: LibrarySnapshot? { session.browsing.library }
