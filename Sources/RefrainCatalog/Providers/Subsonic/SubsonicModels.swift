@@ -129,3 +129,8 @@ struct SubsonicPlaylistBody: Decodable, Sendable {
 struct SubsonicSongBody: Decodable, Sendable {
   var song: SubsonicSong
 }
+
+/// `createPlaylist`: the new playlist from API 1.14 on, nothing before.
+struct SubsonicCreatedBody: Decodable, Sendable {
+  var playlist: SubsonicPlaylist?
+}

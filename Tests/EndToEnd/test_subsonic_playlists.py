@@ -1,0 +1,100 @@
+"""The Subsonic server's own playlists under `--provider subsonic`, against supysonic.
+
+`refrain ctl playlist …` edits act on the server's playlists, each answered once the server
+has answered; every step is checked against the server itself (its getPlaylists and
+getPlaylist).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from subsonic_harness import SubsonicServer
+from test_subsonic import (  # noqa: F401  (the fixtures are used by name)
+    server_call, server_song, start_and_find, subsonic_tui, supysonic)
+
+
+def ctl(tui, *words: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(tui.binary), "ctl", "playlist", *words], env=tui.run_env(),
+                          capture_output=True, text=True, timeout=30)
+
+
+def ok(tui, *words: str) -> str:
+    run = ctl(tui, *words)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout.strip()
+
+
+def server_playlists(server: SubsonicServer) -> dict[str, str]:
+    """The server's playlists: id → name."""
+    listed = server_call(server, "getPlaylists")["playlists"].get("playlist", [])
+    return {p["id"]: p["name"] for p in listed}
+
+
+def server_titles(server: SubsonicServer, playlist: str) -> list[str]:
+    return [e["title"] for e in server_call(server, "getPlaylist", id=playlist)["playlist"].get("entry", [])]
+
+
+def play(tui, title: str) -> None:
+    """Finds `title` in Search (the last query cleared) and plays it."""
+    tui.keys("/")
+    tui.keys("C-u")
+    tui.type(title)
+    tui.keys("Enter")
+    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected", timeout=10)
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith(title), f"{title} playing",
+                 timeout=15)
+
+
+def test_a_server_playlist_is_made_filled_reordered_and_deleted_from_ctl(subsonic_tui, supysonic):
+    tui = subsonic_tui
+    start_and_find(tui, "Middle A")
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Middle A"), "Middle A playing",
+                 timeout=15)
+
+    made = json.loads(ok(tui, "create", "Road Trip"))
+    playlist = made["id"]
+    assert made == {"id": playlist, "name": "Road Trip", "tracks": 0}
+    assert server_playlists(supysonic)[playlist] == "Road Trip"
+
+    assert ok(tui, "add", playlist, "current") == "ok"
+    assert server_titles(supysonic, playlist) == ["Middle A"]
+    play(tui, "Steps Up")
+    assert ok(tui, "add", playlist, "current") == "ok"
+    assert server_titles(supysonic, playlist) == ["Middle A", "Steps Up"]
+
+    shown = json.loads(ok(tui, "show", playlist))
+    assert shown == [
+        {"position": 1, "title": "Middle A", "artist": "Tone Quartet", "provider": "subsonic",
+         "id": server_song(supysonic, "Middle A")["id"]},
+        {"position": 2, "title": "Steps Up", "artist": "Tone Quartet", "provider": "subsonic",
+         "id": server_song(supysonic, "Steps Up")["id"]},
+    ]
+    listed = json.loads(ok(tui, "list"))
+    assert {"id": playlist, "name": "Road Trip", "tracks": 2} in listed
+
+    assert ok(tui, "rename", playlist, "Night Drive") == "ok"
+    assert server_playlists(supysonic)[playlist] == "Night Drive"
+
+    assert ok(tui, "move", playlist, "2", "1") == "ok"
+    assert server_titles(supysonic, playlist) == ["Steps Up", "Middle A"]
+    run = ctl(tui, "move", playlist, "3", "1")
+    assert run.returncode != 0
+    assert "position 3 is outside the playlist (it has 2 tracks)" in run.stdout + run.stderr
+    assert ok(tui, "remove", playlist, "1") == "ok"
+    assert server_titles(supysonic, playlist) == ["Middle A"]
+
+    # Only the server's own tracks go in its playlists; nothing is sent for a file.
+    run = ctl(tui, "add", playlist, "/music/a.flac")
+    lines = (run.stdout + run.stderr).strip().splitlines()
+    assert run.returncode != 0 and len(lines) == 1, lines
+    assert "only the server's own tracks go in its playlists" in lines[0]
+    assert server_titles(supysonic, playlist) == ["Middle A"]
+
+    assert ok(tui, "delete", playlist) == "ok"
+    assert playlist not in server_playlists(supysonic)
+    run = ctl(tui, "show", playlist)
+    assert run.returncode != 0 and "not found: playlist" in run.stdout + run.stderr
