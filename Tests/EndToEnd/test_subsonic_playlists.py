@@ -98,3 +98,41 @@ def test_a_server_playlist_is_made_filled_reordered_and_deleted_from_ctl(subsoni
     assert playlist not in server_playlists(supysonic)
     run = ctl(tui, "show", playlist)
     assert run.returncode != 0 and "not found: playlist" in run.stdout + run.stderr
+
+
+def test_the_library_pane_lists_the_servers_playlists_and_stars_and_enter_plays(subsonic_tui, supysonic):
+    from test_tui import select_row
+
+    middle, steps = server_song(supysonic, "Middle A"), server_song(supysonic, "Steps Up")
+    server_call(supysonic, "createPlaylist", name="Server Mix", songId=steps["id"])
+    server_call(supysonic, "star", id=middle["id"])
+    try:
+        tui = subsonic_tui
+        tui.start("--provider", "subsonic", "--output", "null")
+        tui.wait_text("Recently added", timeout=15)
+        tui.keys("3")
+        screen = tui.wait_text("Starred on the server", timeout=15)
+        rows = [r.strip() for r in screen.splitlines()]
+        mix = next(i for i, r in enumerate(rows) if r.startswith("≡ Server Mix"))
+        assert rows[mix - 1] == "Server playlists" and rows[mix].endswith("1 tracks"), screen
+        starred = rows.index("Starred on the server")
+        assert rows[starred + 1].startswith("♪ Middle A — Tone Quartet · Harbour Lights"), screen
+        # Opening the playlist lists its tracks from the server; Enter plays one.
+        select_row(tui, "≡ Server Mix")
+        tui.keys("Enter")
+        tui.wait_text("♪ Steps Up", timeout=10)
+        select_row(tui, "♪ Steps Up")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Steps Up"), "Steps Up playing",
+                     timeout=15)
+        # A starred track plays from its row too.
+        tui.keys("Escape")
+        select_row(tui, "♪ Middle A")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Middle A"), "Middle A playing",
+                     timeout=15)
+    finally:
+        server_call(supysonic, "unstar", id=middle["id"])
+        for playlist, name in server_playlists(supysonic).items():
+            if name == "Server Mix":
+                server_call(supysonic, "deletePlaylist", id=playlist)

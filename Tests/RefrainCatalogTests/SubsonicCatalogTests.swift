@@ -200,6 +200,18 @@ final class SubsonicCatalogTests: XCTestCase {
     XCTAssertEqual(sent(transport.requests[0]).1, ["playlistId=p-1", "songIdToAdd=s-9"])
   }
 
+  func testStarredListsTheSongsThenTheAlbums() async throws {
+    let (catalog, transport) = provider([
+      ok(
+        #""starred2":{"album":[{"id":"al-1","name":"LP","artist":"Band"}],"#
+          + #""song":[{"id":"s-1","title":"Song","starred":"2026-11-28T15:00:00Z"}]}"#)
+    ])
+    let items = try await catalog.starred()
+    XCTAssertEqual(items.map(\.title), ["Song", "LP"])
+    XCTAssertEqual(items.map(\.kind), ["track", "album"])
+    XCTAssertEqual(sent(transport.requests[0]).0, "/rest/getStarred2.view")
+  }
+
   func testARenameSendsTheNameAndAnErrorIsTheServersLine() async {
     let (catalog, transport) = provider([
       #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":50,"message":"no"}}}"#

@@ -167,6 +167,8 @@ public protocol CatalogStarring: Sendable {
   func isStarred(_ item: CatalogItem) async throws -> Bool
   /// Stars (`true`) or unstars `item` on the server; returns once the server has answered.
   func setStarred(_ item: CatalogItem, _ starred: Bool) async throws
+  /// Everything the server has starred: the tracks, then the albums.
+  func starred() async throws -> [CatalogItem]
 }
 
 /// A catalog that keeps the user's own playlists (a Subsonic server): `playlist …` edits act

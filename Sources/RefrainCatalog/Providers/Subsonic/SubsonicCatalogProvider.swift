@@ -253,6 +253,14 @@ extension SubsonicCatalogProvider: CatalogStarring {
     _ = try await call(
       SubsonicEmpty.self, starred ? "star" : "unstar", [parameter], item: item.title)
   }
+
+  /// `getStarred2`: the starred songs, then the starred albums.
+  public func starred() async throws -> [CatalogItem] {
+    let (_, mapping) = try connected()
+    let lists = try await call(SubsonicStarredBody.self, "getStarred2", []).starred2
+    return (lists?.song ?? []).map { .track(mapping.track($0)) }
+      + (lists?.album ?? []).map { .album(mapping.album($0)) }
+  }
 }
 
 // MARK: - Playlists

@@ -134,3 +134,12 @@ struct SubsonicSongBody: Decodable, Sendable {
 struct SubsonicCreatedBody: Decodable, Sendable {
   var playlist: SubsonicPlaylist?
 }
+
+/// `getStarred2`.
+struct SubsonicStarredBody: Decodable, Sendable {
+  struct Lists: Decodable, Sendable {
+    var song: [SubsonicSong]?
+    var album: [SubsonicAlbum]?
+  }
+  var starred2: Lists?
+}
