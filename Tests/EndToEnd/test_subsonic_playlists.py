@@ -136,3 +136,26 @@ def test_the_library_pane_lists_the_servers_playlists_and_stars_and_enter_plays(
         for playlist, name in server_playlists(supysonic).items():
             if name == "Server Mix":
                 server_call(supysonic, "deletePlaylist", id=playlist)
+
+
+def test_the_liked_mark_follows_the_servers_star_in_a_list_and_the_player(subsonic_tui, supysonic):
+    from test_subsonic import wait_status
+
+    tui = subsonic_tui
+    start_and_find(tui, "Middle A")
+    assert "♥" not in (tui.selected_row() or "")
+    tui.keys("+")
+    wait_status(tui, "starred Middle A on the server")
+    tui.wait_for(lambda _: "Harbour Lights ♥" in (tui.selected_row() or ""), "the mark on the row",
+                 timeout=10)
+    assert [s["title"] for s in server_call(supysonic, "getStarred2")["starred2"].get("song", [])] == ["Middle A"]
+    tui.keys("Enter")
+    tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith("Middle A"), "Middle A playing",
+                 timeout=15)
+    tui.keys("4")
+    tui.wait_text("Middle A ♥", timeout=5)
+    # `+` reads the server's state first, so here it unstars, and the mark goes.
+    tui.keys("+")
+    wait_status(tui, "unstarred Middle A on the server")
+    tui.wait_for(lambda s: "Middle A ♥" not in s, "the mark gone", timeout=10)
+    assert server_call(supysonic, "getStarred2")["starred2"].get("song", []) == []

@@ -31,6 +31,15 @@ public enum ServerLists: Sendable, Equatable {
   case failed(String)
   /// The server's playlists, and what it has starred (tracks, then albums).
   case loaded(playlists: [PlaylistSummary], starred: [CatalogItem])
+
+  /// Whether the server has this track of its catalog starred, as last read.
+  public func hasStarred(_ track: CatalogTrack) -> Bool {
+    guard case .loaded(_, let starred) = self else { return false }
+    return starred.contains {
+      guard case .track(let other) = $0 else { return false }
+      return other.id == track.id && other.provider == track.provider
+    }
+  }
 }
 
 /// A search over every kind at once: the results arrive kind by kind.

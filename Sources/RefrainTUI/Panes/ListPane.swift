@@ -196,9 +196,18 @@ struct ListPane: Pane {
 
   /// The rows on top: the open detail view's, or the pane's own.
   func rows(_ content: ListContent) -> [ListRow] {
-    if let detail = details.last { return Self.rows(for: detail) }
-    return source.rows(content)
+    let rows = details.last.map(Self.rows(for:)) ?? source.rows(content)
+    guard let server = content.browsing.serverLists else { return rows }
+    return rows.map { row in
+      guard case .item(.track(let track)) = row.action, server.hasStarred(track) else { return row }
+      var marked = row
+      marked.text += " " + Self.starredMark
+      return marked
+    }
   }
+
+  /// The mark after a track the catalog's server has starred, in lists and the Player pane.
+  static let starredMark = "♥"
 
   static func itemRow(_ item: CatalogItem) -> ListRow {
     switch item {
