@@ -159,3 +159,34 @@ def test_the_liked_mark_follows_the_servers_star_in_a_list_and_the_player(subson
     wait_status(tui, "unstarred Middle A on the server")
     tui.wait_for(lambda s: "Middle A ♥" not in s, "the mark gone", timeout=10)
     assert server_call(supysonic, "getStarred2")["starred2"].get("song", []) == []
+
+
+def test_x_and_k_in_an_open_server_playlist_edit_it_on_the_server(subsonic_tui, supysonic):
+    from test_tui import select_row
+
+    server_call(supysonic, "createPlaylist", name="Keys Mix")
+    playlist = next(i for i, n in server_playlists(supysonic).items() if n == "Keys Mix")
+    for title in ("Steps Up", "Middle A", "Fifth Above"):
+        server_call(supysonic, "updatePlaylist", playlistId=playlist,
+                    songIdToAdd=server_song(supysonic, title)["id"])
+    try:
+        tui = subsonic_tui
+        tui.start("--provider", "subsonic", "--output", "null")
+        tui.wait_text("Recently added", timeout=15)
+        tui.keys("3")
+        tui.wait_text("≡ Keys Mix", timeout=15)
+        select_row(tui, "≡ Keys Mix")
+        tui.keys("Enter")
+        tui.wait_text("♪ Fifth Above", timeout=10)
+        select_row(tui, "♪ Middle A")
+        tui.keys("K")
+        tui.wait_text("playlist updated on the server", timeout=10)
+        assert server_titles(supysonic, playlist) == ["Middle A", "Steps Up", "Fifth Above"]
+        # The page is read again from the server, the cursor on the moved track.
+        tui.wait_for(lambda s: s.index("♪ Middle A") < s.index("♪ Steps Up"), "the new order", timeout=10)
+        assert "♪ Middle A" in (tui.selected_row() or "")
+        tui.keys("x")
+        tui.wait_for(lambda s: "♪ Middle A" not in s, "Middle A gone from the page", timeout=10)
+        assert server_titles(supysonic, playlist) == ["Steps Up", "Fifth Above"]
+    finally:
+        server_call(supysonic, "deletePlaylist", id=playlist)
