@@ -36,6 +36,26 @@ def server_titles(server: SubsonicServer, playlist: str) -> list[str]:
     return [e["title"] for e in server_call(server, "getPlaylist", id=playlist)["playlist"].get("entry", [])]
 
 
+def make_playlist(server: SubsonicServer, name: str, *titles: str) -> str:
+    """Makes a playlist of these songs on the server itself; returns its id."""
+    server_call(server, "createPlaylist", name=name, songId=server_song(server, titles[0])["id"])
+    playlist = next(i for i, n in server_playlists(server).items() if n == name)
+    for title in titles[1:]:
+        server_call(server, "updatePlaylist", playlistId=playlist, songIdToAdd=server_song(server, title)["id"])
+    return playlist
+
+
+def library_at(tui, row: str) -> None:
+    """Starts the player on the server, opens the Library pane and selects `row`."""
+    from test_tui import select_row
+
+    tui.start("--provider", "subsonic", "--output", "null")
+    tui.wait_text("Recently added", timeout=15)
+    tui.keys("3")
+    tui.wait_text(row, timeout=15)
+    select_row(tui, row)
+
+
 def play(tui, title: str) -> None:
     """Finds `title` in Search (the last query cleared) and plays it."""
     tui.keys("/")
@@ -103,14 +123,12 @@ def test_a_server_playlist_is_made_filled_reordered_and_deleted_from_ctl(subsoni
 def test_the_library_pane_lists_the_servers_playlists_and_stars_and_enter_plays(subsonic_tui, supysonic):
     from test_tui import select_row
 
-    middle, steps = server_song(supysonic, "Middle A"), server_song(supysonic, "Steps Up")
-    server_call(supysonic, "createPlaylist", name="Server Mix", songId=steps["id"])
+    middle = server_song(supysonic, "Middle A")
+    playlist = make_playlist(supysonic, "Server Mix", "Steps Up")
     server_call(supysonic, "star", id=middle["id"])
     try:
         tui = subsonic_tui
-        tui.start("--provider", "subsonic", "--output", "null")
-        tui.wait_text("Recently added", timeout=15)
-        tui.keys("3")
+        library_at(tui, "≡ Server Mix")
         screen = tui.wait_text("Starred on the server", timeout=15)
         rows = [r.strip() for r in screen.splitlines()]
         mix = next(i for i, r in enumerate(rows) if r.startswith("≡ Server Mix"))
@@ -118,7 +136,6 @@ def test_the_library_pane_lists_the_servers_playlists_and_stars_and_enter_plays(
         starred = rows.index("Starred on the server")
         assert rows[starred + 1].startswith("♪ Middle A — Tone Quartet · Harbour Lights"), screen
         # Opening the playlist lists its tracks from the server; Enter plays one.
-        select_row(tui, "≡ Server Mix")
         tui.keys("Enter")
         tui.wait_text("♪ Steps Up", timeout=10)
         select_row(tui, "♪ Steps Up")
@@ -133,9 +150,7 @@ def test_the_library_pane_lists_the_servers_playlists_and_stars_and_enter_plays(
                      timeout=15)
     finally:
         server_call(supysonic, "unstar", id=middle["id"])
-        for playlist, name in server_playlists(supysonic).items():
-            if name == "Server Mix":
-                server_call(supysonic, "deletePlaylist", id=playlist)
+        server_call(supysonic, "deletePlaylist", id=playlist)
 
 
 def test_the_liked_mark_follows_the_servers_star_in_a_list_and_the_player(subsonic_tui, supysonic):
@@ -164,18 +179,10 @@ def test_the_liked_mark_follows_the_servers_star_in_a_list_and_the_player(subson
 def test_x_and_k_in_an_open_server_playlist_edit_it_on_the_server(subsonic_tui, supysonic):
     from test_tui import select_row
 
-    server_call(supysonic, "createPlaylist", name="Keys Mix")
-    playlist = next(i for i, n in server_playlists(supysonic).items() if n == "Keys Mix")
-    for title in ("Steps Up", "Middle A", "Fifth Above"):
-        server_call(supysonic, "updatePlaylist", playlistId=playlist,
-                    songIdToAdd=server_song(supysonic, title)["id"])
+    playlist = make_playlist(supysonic, "Keys Mix", "Steps Up", "Middle A", "Fifth Above")
     try:
         tui = subsonic_tui
-        tui.start("--provider", "subsonic", "--output", "null")
-        tui.wait_text("Recently added", timeout=15)
-        tui.keys("3")
-        tui.wait_text("≡ Keys Mix", timeout=15)
-        select_row(tui, "≡ Keys Mix")
+        library_at(tui, "≡ Keys Mix")
         tui.keys("Enter")
         tui.wait_text("♪ Fifth Above", timeout=10)
         select_row(tui, "♪ Middle A")
@@ -190,3 +197,30 @@ def test_x_and_k_in_an_open_server_playlist_edit_it_on_the_server(subsonic_tui, 
         assert server_titles(supysonic, playlist) == ["Steps Up", "Fifth Above"]
     finally:
         server_call(supysonic, "deletePlaylist", id=playlist)
+
+
+def test_r_and_d_on_a_server_playlist_rename_and_delete_it_on_the_server(subsonic_tui, supysonic):
+    from test_tui import select_row
+
+    # With a song: supysonic 0.7.9 answers HTTP 500 to any updatePlaylist of a playlist that
+    # never had one (its track list is null), a rename included.
+    playlist = make_playlist(supysonic, "Old Name", "Middle A")
+    try:
+        tui = subsonic_tui
+        library_at(tui, "≡ Old Name")
+        tui.keys("R")
+        tui.wait_text("Rename Old Name to:", timeout=5)
+        tui.keys("C-u")
+        tui.type("New Name")
+        tui.keys("Enter")
+        tui.wait_text("≡ New Name", timeout=10)
+        assert server_playlists(supysonic)[playlist] == "New Name"
+        select_row(tui, "≡ New Name")
+        tui.keys("d")
+        tui.wait_text("Delete the playlist New Name on the server? (y/n)", timeout=5)
+        tui.keys("y")
+        tui.wait_for(lambda s: "≡ New Name" not in s, "the playlist gone from the pane", timeout=10)
+        assert playlist not in server_playlists(supysonic)
+    finally:
+        if playlist in server_playlists(supysonic):
+            server_call(supysonic, "deletePlaylist", id=playlist)

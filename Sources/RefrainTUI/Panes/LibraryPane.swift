@@ -78,16 +78,38 @@ struct LibraryPane: ListSource {
     ListRow(text: "↺ Recently played", action: .history),
   ]
 
-  /// Rename (with a name: at once; without: asks) and delete (asks) on a playlist's row.
+  /// Rename (with a name: at once; without: asks) and delete (asks) on a playlist's row,
+  /// Refrain's own or the server's.
   func edit(
     _ command: Command, on action: ListRow.Action, cursor: inout ListCursor, rows: [ListRow]
   )
     -> PaneResult
   {
+    if case .item(.playlist(let playlist)) = action {
+      return Self.edit(command, onServer: playlist)
+    }
     guard case .libraryPlaylist(let playlist) = action else { return .ignored }
     switch command {
     case .rename(let name?): return .effect(.renamePlaylist(playlist.id, to: name))
     case .rename(nil), .delete: return .overlay(ListPane.question(command, about: playlist))
+    default: return .ignored
+    }
+  }
+
+  /// Rename and delete on a playlist of the server's (the only catalog playlists listed here).
+  private static func edit(_ command: Command, onServer playlist: PlaylistSummary) -> PaneResult {
+    switch command {
+    case .rename(let name?): return .effect(.editServerPlaylist(.rename(playlist.id, name)))
+    case .rename(nil):
+      return .overlay(
+        .input(
+          title: "Rename \(playlist.title) to:", editor: LineEditor(text: playlist.title),
+          purpose: .renameOnServer(playlist.id)))
+    case .delete:
+      return .overlay(
+        .confirm(
+          question: "Delete the playlist \(playlist.title) on the server? (y/n)",
+          action: .deleteOnServer(playlist.id)))
     default: return .ignored
     }
   }
