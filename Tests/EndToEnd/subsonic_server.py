@@ -165,14 +165,13 @@ def throttled(result, rate: int = STREAM_RATE):
             result.close()
 
 
-def forward(app, environ, start_response, query: dict, user: str, password: str):
-    """Forwards the request to supysonic with USER and PASSWORD in place of other credentials;
-    the audio of `stream` at STREAM_RATE."""
-    for key in ("t", "s", "apiKey", "p"):
-        query.pop(key, None)
-    query["u"] = user
-    query["p"] = password
-    environ = dict(environ, QUERY_STRING=urlencode(query))
+def forward(app, environ, start_response, user: str, password: str):
+    """Forwards the request to supysonic with USER and PASSWORD in place of other credentials
+    (every other parameter kept, repeated ones too); the audio of `stream` at STREAM_RATE."""
+    # Read from the query string itself, so a repeated parameter (`songId`) keeps every value.
+    pairs = [(k, v) for k, v in parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)
+             if k not in ("t", "s", "apiKey", "p", "u")]
+    environ = dict(environ, QUERY_STRING=urlencode(pairs + [("u", user), ("p", password)]))
     result = app(environ, start_response)
     if STREAM_RATE > 0 and environ.get("PATH_INFO", "").endswith(("/stream", "/stream.view")):
         return throttled(result)
@@ -196,7 +195,7 @@ class TokenLayer:
         expected = hashlib.md5((self.password + salt).encode()).hexdigest()
         if query.get("u") != self.user or query["t"].lower() != expected:
             return failed(start_response, 40, "Wrong username or password")
-        return forward(self.app, environ, start_response, query, self.user, self.password)
+        return forward(self.app, environ, start_response, self.user, self.password)
 
 
 # The recorded lyrics of every song (the tests ask for those of "Steps Up", whose second k
@@ -252,7 +251,7 @@ class OpenSubsonicFake:
                 return failed(start_response, 43, "Multiple conflicting authentication mechanisms provided")
             if query["apiKey"] != self.api_key:
                 return failed(start_response, 44, "Invalid API key")
-            return forward(self.app, environ, start_response, query, self.user, self.password)
+            return forward(self.app, environ, start_response, self.user, self.password)
         return self.tokens(environ, start_response)
 
     def authenticated(self, query: dict) -> bool:

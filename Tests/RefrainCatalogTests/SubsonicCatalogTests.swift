@@ -140,6 +140,92 @@ final class SubsonicCatalogTests: XCTestCase {
       XCTAssertTrue("\(error)".contains("refrain subsonic login URL --user NAME"), "\(error)")
     }
   }
+
+  // MARK: - The server's playlists
+
+  /// The path and the query items in the order sent (repeated names kept).
+  private func sent(_ request: URLRequest) -> (String, [String]) {
+    let items =
+      request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems }
+      ?? []
+    let own = items.filter { !["u", "t", "s", "c", "v", "f"].contains($0.name) }
+    return (request.url?.path ?? "", own.map { "\($0.name)=\($0.value ?? "")" })
+  }
+
+  func testCreatingOnAServerThatAnswersEmptyFindsTheNewPlaylistsId() async throws {
+    let (catalog, transport) = provider([
+      ok(#""playlists":{"playlist":[{"id":"p-1","name":"Mix","songCount":2}]}"#),
+      ok(#""empty":{}"#),
+      ok(
+        #""playlists":{"playlist":[{"id":"p-1","name":"Mix","songCount":2},"#
+          + #"{"id":"p-2","name":"Mix","songCount":0}]}"#),
+    ])
+    let made = try await catalog.createPlaylist(named: "Mix")
+    XCTAssertEqual(made.id, "p-2", "the playlist that was not there before, not its namesake")
+    XCTAssertEqual(made.trackCount, 0)
+    XCTAssertEqual(
+      transport.requests.map { sent($0).0 },
+      ["/rest/getPlaylists.view", "/rest/createPlaylist.view", "/rest/getPlaylists.view"])
+    XCTAssertEqual(sent(transport.requests[1]).1, ["name=Mix"])
+  }
+
+  func testAMoveSendsEverySongInTheNewOrderAndARemoveItsIndexFromZero() async throws {
+    let entries =
+      #""playlist":{"id":"p-1","name":"Mix","entry":[{"id":"a","title":"A"},"#
+      + #"{"id":"b","title":"B"},{"id":"c","title":"C"}]}"#
+    let (catalog, transport) = provider([ok(entries), ok(#""x":{}"#), ok(#""x":{}"#)])
+    try await catalog.moveTrack(inPlaylist: "p-1", from: 2, to: 0)
+    XCTAssertEqual(sent(transport.requests[0]).1, ["id=p-1"])
+    XCTAssertEqual(sent(transport.requests[1]).0, "/rest/createPlaylist.view")
+    XCTAssertEqual(
+      sent(transport.requests[1]).1, ["playlistId=p-1", "songId=c", "songId=a", "songId=b"])
+    try await catalog.removeTrack(at: 1, fromPlaylist: "p-1")
+    XCTAssertEqual(sent(transport.requests[2]).0, "/rest/updatePlaylist.view")
+    XCTAssertEqual(sent(transport.requests[2]).1, ["playlistId=p-1", "songIndexToRemove=1"])
+  }
+
+  func testAddingSendsTheSongIdAndRefusesAnotherCatalogsTrackUnasked() async throws {
+    let (catalog, transport) = provider([ok(#""x":{}"#)])
+    let file = CatalogTrack(id: "/music/a.flac", provider: "file", title: "a")
+    do {
+      try await catalog.addTracks([file], toPlaylist: "p-1")
+      XCTFail("a file was added")
+    } catch {
+      XCTAssertEqual(
+        "\(error)", "a is not one of the Subsonic server's tracks; only those go in its playlists")
+    }
+    XCTAssertTrue(transport.requests.isEmpty)
+    let song = CatalogTrack(id: "s-9", provider: "subsonic", title: "Song")
+    try await catalog.addTracks([song], toPlaylist: "p-1")
+    XCTAssertEqual(sent(transport.requests[0]).1, ["playlistId=p-1", "songIdToAdd=s-9"])
+  }
+
+  func testStarredListsTheSongsThenTheAlbums() async throws {
+    let (catalog, transport) = provider([
+      ok(
+        #""starred2":{"album":[{"id":"al-1","name":"LP","artist":"Band"}],"#
+          + #""song":[{"id":"s-1","title":"Song","starred":"2026-11-28T15:00:00Z"}]}"#)
+    ])
+    let items = try await catalog.starred()
+    XCTAssertEqual(items.map(\.title), ["Song", "LP"])
+    XCTAssertEqual(items.map(\.kind), ["track", "album"])
+    XCTAssertEqual(sent(transport.requests[0]).0, "/rest/getStarred2.view")
+  }
+
+  func testARenameSendsTheNameAndAnErrorIsTheServersLine() async {
+    let (catalog, transport) = provider([
+      #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":50,"message":"no"}}}"#
+    ])
+    do {
+      try await catalog.renamePlaylist(id: "p-1", to: "Night")
+      XCTFail("renamed")
+    } catch {
+      XCTAssertEqual(
+        "\(error)",
+        "the Subsonic server: this user may not do that on the server; ask its administrator")
+    }
+    XCTAssertEqual(sent(transport.requests[0]).1, ["playlistId=p-1", "name=Night"])
+  }
 }
 
 /// Plays told to the server: `scrobble.view` for its own tracks only.

@@ -80,6 +80,20 @@ final class AppListCommandTests: XCTestCase {
     XCTAssertEqual(harness.presenter.queue.tracks.map(\.title), ["Lighthouse Radio", "夜のトラム"])
   }
 
+  func testACtlEditNamingALocalPlaylistByTextIsOneLineAndChangesNothing() throws {
+    let harness = try home(library: true)
+    _ = try harness.library?.createPlaylist(named: "Drive")
+    var answer: App.RemoteAnswer?
+    harness.app.answer(remote: .playlist(.rename("drive", "Mix"))) { answer = $0 }
+    guard case .failure(let failure)? = answer else {
+      return XCTFail("answered \(String(describing: answer))")
+    }
+    XCTAssertEqual(
+      failure.message,
+      "no playlist drive: Refrain's playlists are numbered (`playlist list` shows them)")
+    XCTAssertEqual(try harness.library?.playlists().map(\.name), ["Drive"])
+  }
+
   // MARK: - Nothing to work on
 
   func testListCommandsOnThePlayerPaneSayWhyNothingHappened() throws {

@@ -167,4 +167,29 @@ public protocol CatalogStarring: Sendable {
   func isStarred(_ item: CatalogItem) async throws -> Bool
   /// Stars (`true`) or unstars `item` on the server; returns once the server has answered.
   func setStarred(_ item: CatalogItem, _ starred: Bool) async throws
+  /// Everything the server has starred: the tracks, then the albums.
+  func starred() async throws -> [CatalogItem]
+}
+
+/// A catalog that keeps the user's own playlists (a Subsonic server): `playlist …` edits act
+/// there instead of in Refrain's library, each returning once the server has answered.
+///
+/// Positions count from 0; the caller checks them against ``playlistTracks(id:)``.
+public protocol CatalogPlaylists: Sendable {
+  /// The user's playlists, as the server lists them.
+  func playlists() async throws -> [PlaylistSummary]
+  /// One playlist and all its tracks, in order.
+  func playlistTracks(id: String) async throws -> (PlaylistSummary, [CatalogTrack])
+  /// Makes an empty playlist and returns it (with the server's id).
+  func createPlaylist(named name: String) async throws -> PlaylistSummary
+  /// Renames a playlist.
+  func renamePlaylist(id: String, to name: String) async throws
+  /// Deletes a playlist.
+  func deletePlaylist(id: String) async throws
+  /// Appends tracks of this catalog to a playlist.
+  func addTracks(_ tracks: [CatalogTrack], toPlaylist id: String) async throws
+  /// Removes the track at `position`.
+  func removeTrack(at position: Int, fromPlaylist id: String) async throws
+  /// Moves the track at `from` to `to`, the others keeping their order.
+  func moveTrack(inPlaylist id: String, from: Int, to: Int) async throws
 }

@@ -26,24 +26,35 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
 
   /// A change to a saved playlist, named by its ID (`playlist list` shows the IDs).
   ///
-  /// Positions count from 1, as `playlist show` lists them.
+  /// Positions count from 1, as `playlist show` lists them. An ID is text: Refrain's own
+  /// playlists are numbered, a Subsonic server's are its own strings (UUIDs, numbers).
   public enum PlaylistEdit: Sendable, Hashable {
     /// Lists every playlist: ID, name, track count.
     case list
     /// Lists one playlist's tracks.
-    case show(Int64)
+    case show(String)
     /// Makes an empty playlist with this name.
     case create(String)
     /// Renames a playlist.
-    case rename(Int64, String)
+    case rename(String, String)
     /// Deletes a playlist.
-    case delete(Int64)
+    case delete(String)
     /// Appends a file, a URL, or `current` (the track playing now).
-    case add(Int64, String)
+    case add(String, String)
     /// Removes the track at a position.
-    case remove(Int64, Int)
+    case remove(String, Int)
     /// Moves the track at one position to another.
-    case move(Int64, from: Int, to: Int)
+    case move(String, from: Int, to: Int)
+
+    /// The playlist the edit names; `nil` for `list` and `create`.
+    public var playlistID: String? {
+      switch self {
+      case .list, .create: return nil
+      case .show(let id), .rename(let id, _), .delete(let id), .add(let id, _),
+        .remove(let id, _), .move(let id, _, _):
+        return id
+      }
+    }
   }
 
   /// A top-level pane.

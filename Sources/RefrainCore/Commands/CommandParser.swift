@@ -138,7 +138,7 @@ public enum CommandParser {
         + "remove ID POS|move ID FROM TO'")
     let words = text.unicodeScalars.split(separator: " ", maxSplits: 2).map(String.init)
     guard let action = words.first?.lowercased() else { throw expected }
-    let id = words.count > 1 ? Int64(words[1]).flatMap { $0 > 0 ? $0 : nil } : nil
+    let id = words.count > 1 && !words[1].isEmpty ? words[1] : nil
     let tail = words.count > 2 ? words[2].trimmingCharacters(in: .whitespaces) : ""
     func positions(_ count: Int) throws(CommandParseError) -> [Int] {
       let fields = tail.split(separator: " ")

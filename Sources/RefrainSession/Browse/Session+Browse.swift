@@ -15,9 +15,31 @@ public struct Browsing {
   public var library: LibrarySnapshot?
   /// Why the last read of the library failed, until one succeeds.
   public var libraryReadError: String?
+  /// The lists the catalog's server keeps (a Subsonic server's playlists and stars); `nil`
+  /// under a catalog that keeps none.
+  public var serverLists: ServerLists?
 
   /// Nothing read yet.
   public init() {}
+}
+
+/// The user's lists on the catalog's own server, as last read.
+public enum ServerLists: Sendable, Equatable {
+  /// The first read has not finished.
+  case loading
+  /// Why the last read failed.
+  case failed(String)
+  /// The server's playlists, and what it has starred (tracks, then albums).
+  case loaded(playlists: [PlaylistSummary], starred: [CatalogItem])
+
+  /// Whether the server has this track of its catalog starred, as last read.
+  public func hasStarred(_ track: CatalogTrack) -> Bool {
+    guard case .loaded(_, let starred) = self else { return false }
+    return starred.contains {
+      guard case .track(let other) = $0 else { return false }
+      return other.id == track.id && other.provider == track.provider
+    }
+  }
 }
 
 /// A search over every kind at once: the results arrive kind by kind.
@@ -187,10 +209,11 @@ extension Session {
   /// Re-reads the library's playlists and recent searches, and the entries of the
   /// playlists in `open` (those a front end shows), handing the latter to `then`. A playlist
   /// deleted meanwhile is left out. A failure is kept in ``Browsing/libraryReadError`` and
-  /// said in a notice.
+  /// said in a notice. The server's lists are read again too (``refreshServerLists()``).
   public func refreshLibrary(
     open: Set<Int64> = [], then: @escaping ([Int64: LibraryPlaylistRead]) -> Void = { _ in }
   ) {
+    refreshServerLists()
     libraryCalls?.call({ library in
       let snapshot = LibrarySnapshot(
         playlists: try library.playlists(), recentSearches: try library.recentSearches(),
@@ -214,6 +237,26 @@ extension Session {
       case .failure(let error):
         browsing.libraryReadError = "\(error)"
         notify(.notice("\(error)", isError: true))
+      }
+    }
+  }
+
+  /// Has the catalog's server's playlists and stars read again in the background, when the
+  /// catalog keeps its own (a Subsonic server); until the first answer they are loading.
+  public func refreshServerLists() {
+    guard let server = catalog as? any CatalogPlaylists else { return }
+    let starring = catalog as? any CatalogStarring
+    if browsing.serverLists == nil { browsing.serverLists = .loading }
+    background({
+      async let playlists = server.playlists()
+      let starred = try await starring?.starred() ?? []
+      return (try await playlists, starred)
+    }) { session, result in
+      switch result {
+      case .success(let (playlists, starred)):
+        session.browsing.serverLists = .loaded(playlists: playlists, starred: starred)
+      case .failure(let error):
+        session.browsing.serverLists = .failed("\(error)")
       }
     }
   }

@@ -20,37 +20,57 @@ extension Session {
   /// then calls `then` on the session's thread with `ok`, or one line of JSON for `list`,
   /// `show` and `create`. An edit is answered once committed, so an `ok` a client received
   /// survives the process being killed right after.
+  ///
+  /// Under a catalog that keeps its own playlists (a Subsonic server) the edit goes there
+  /// instead, and is answered once the server has answered.
   public func perform(_ edit: Command.PlaylistEdit, then: @escaping (Answer) -> Void) {
+    if let server = catalog as? any CatalogPlaylists {
+      return perform(edit, on: server, then: then)
+    }
     guard let libraryCalls else {
       return then(.failure(CommandFailure("the library is not available")))
     }
+    var number: Int64 = 0  // `list` and `create` name none
+    if let text = edit.playlistID {
+      guard let parsed = Int64(text), parsed > 0 else {
+        return then(
+          .failure(
+            CommandFailure(
+              "no playlist \(text): Refrain's playlists are numbered (`playlist list` shows them)"
+            )))
+      }
+      number = parsed
+    }
+    let id = number
     let work: @Sendable (any LibraryStorage) throws -> String
     switch edit {
     case .list:
-      work = { SessionJSON.line(try $0.playlists().map(PlaylistLine.init)) }
-    case .show(let id):
+      work = { SessionJSON.line(try $0.playlists().map(PlaylistLine<Int64>.init)) }
+    case .show:
       work = {
-        SessionJSON.line(try $0.entries(inPlaylist: id, offset: 0, limit: nil).map(EntryLine.init))
+        SessionJSON.line(
+          try $0.entries(inPlaylist: id, offset: 0, limit: nil).map {
+            EntryLine(position: $0.position + 1, track: $0.track)
+          })
       }
     case .create(let name):
-      work = { SessionJSON.line(PlaylistLine(try $0.createPlaylist(named: name))) }
-    case .rename(let id, let name):
+      work = { SessionJSON.line(PlaylistLine<Int64>(try $0.createPlaylist(named: name))) }
+    case .rename(_, let name):
       work = { library in
         try library.renamePlaylist(id, to: name)
         return "ok"
       }
-    case .delete(let id):
+    case .delete:
       work = { library in
         try library.deletePlaylist(id)
         return "ok"
       }
-    case .add(let id, let item):
+    case .add(_, let item):
       let add: @Sendable () throws -> CatalogTrack
       if item.lowercased() == "current" {
-        guard let playing = playback.queue.current else {
+        guard let track = playingCatalogTrack() else {
           return then(.failure(CommandFailure("nothing is playing to add")))
         }
-        let track = catalogTrack(for: playing)
         add = { track }
       } else {
         // A file is checked and described by its tags in the background, as `queue add`'s.
@@ -67,7 +87,7 @@ extension Session {
         try library.addTracks([try add()], toPlaylist: id, at: nil)
         return "ok"
       }
-    case .remove(let id, let position):
+    case .remove(_, let position):
       work = { library in
         let entries = try library.entries(inPlaylist: id, offset: 0, limit: nil)
         guard entries.indices.contains(position - 1) else {
@@ -76,7 +96,7 @@ extension Session {
         try library.removeEntries([entries[position - 1].entryID], fromPlaylist: id)
         return "ok"
       }
-    case .move(let id, let from, let to):
+    case .move(_, let from, let to):
       work = { library in
         let count = try library.playlist(id).trackCount
         // Positions parse as 1 or more, so only the upper bound needs checking.
@@ -94,6 +114,82 @@ extension Session {
     }
     libraryCalls.call(work) { [weak self] result in
       if changes { self?.notify(.libraryChanged) }
+      then(result.mapError { $0 as? CommandFailure ?? CommandFailure("\($0)") })
+    }
+  }
+
+  /// The catalog track playing now, if any.
+  private func playingCatalogTrack() -> CatalogTrack? {
+    playback.queue.current.map(catalogTrack(for:))
+  }
+
+  /// Applies a playlist edit on the catalog's server in the background, then calls `then` on
+  /// the session's thread once the server has answered: `ok`, or the same JSON lines as
+  /// Refrain's own playlists (with the server's ids, which are text).
+  private func perform(
+    _ edit: Command.PlaylistEdit, on server: any CatalogPlaylists,
+    then: @escaping (Answer) -> Void
+  ) {
+    let work: @Sendable () async throws -> String
+    switch edit {
+    case .list:
+      work = { SessionJSON.line(try await server.playlists().map(PlaylistLine<String>.init)) }
+    case .show(let id):
+      work = {
+        let tracks = try await server.playlistTracks(id: id).1
+        return SessionJSON.line(
+          tracks.enumerated().map { EntryLine(position: $0.offset + 1, track: $0.element) })
+      }
+    case .create(let name):
+      work = {
+        SessionJSON.line(PlaylistLine<String>(try await server.createPlaylist(named: name)))
+      }
+    case .rename(let id, let name):
+      work = {
+        try await server.renamePlaylist(id: id, to: name)
+        return "ok"
+      }
+    case .delete(let id):
+      work = {
+        try await server.deletePlaylist(id: id)
+        return "ok"
+      }
+    case .add(let id, let item):
+      guard item.lowercased() == "current" else {
+        return then(
+          .failure(
+            CommandFailure(
+              "only the server's own tracks go in its playlists: play one and add current")))
+      }
+      guard let track = playingCatalogTrack() else {
+        return then(.failure(CommandFailure("nothing is playing to add")))
+      }
+      work = {
+        try await server.addTracks([track], toPlaylist: id)
+        return "ok"
+      }
+    case .remove(let id, let position):
+      work = {
+        let count = try await server.playlistTracks(id: id).1.count
+        guard position <= count else { throw CommandFailure(outside(position, count: count)) }
+        try await server.removeTrack(at: position - 1, fromPlaylist: id)
+        return "ok"
+      }
+    case .move(let id, let from, let to):
+      work = {
+        let count = try await server.playlistTracks(id: id).1.count
+        for position in [from, to] where position > count {
+          throw CommandFailure(outside(position, count: count))
+        }
+        try await server.moveTrack(inPlaylist: id, from: from - 1, to: to - 1)
+        return "ok"
+      }
+    }
+    background(work) { session, result in
+      switch edit {
+      case .list, .show: break
+      default: session.notify(.libraryChanged)
+      }
       then(result.mapError { $0 as? CommandFailure ?? CommandFailure("\($0)") })
     }
   }
@@ -231,16 +327,23 @@ extension CatalogTrack {
   }
 }
 
-/// A playlist as `refrain ctl playlist list` and `create` print it.
-private struct PlaylistLine: Encodable {
-  let id: Int64
+/// A playlist as `refrain ctl playlist list` and `create` print it: a number for Refrain's
+/// own playlists, text for a server's.
+private struct PlaylistLine<ID: Encodable>: Encodable {
+  let id: ID
   let name: String
   let tracks: Int
+}
 
+extension PlaylistLine<Int64> {
   init(_ playlist: LibraryPlaylist) {
-    id = playlist.id
-    name = playlist.name
-    tracks = playlist.trackCount
+    self.init(id: playlist.id, name: playlist.name, tracks: playlist.trackCount)
+  }
+}
+
+extension PlaylistLine<String> {
+  init(_ playlist: PlaylistSummary) {
+    self.init(id: playlist.id, name: playlist.title, tracks: playlist.trackCount ?? 0)
   }
 }
 
@@ -253,12 +356,12 @@ private struct EntryLine: Encodable {
   let provider: String
   let id: String
 
-  init(_ entry: PlaylistEntry) {
-    position = entry.position + 1
-    title = entry.track.title
-    artist = entry.track.artist
-    provider = entry.track.provider
-    id = entry.track.id
+  init(position: Int, track: CatalogTrack) {
+    self.position = position
+    title = track.title
+    artist = track.artist
+    provider = track.provider
+    id = track.id
   }
 
   private enum CodingKeys: String, CodingKey {

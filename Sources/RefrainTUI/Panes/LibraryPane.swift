@@ -1,8 +1,10 @@
 import RefrainCore
+import RefrainSession
 
 /// The Library pane (key `3`): the playlists, "new playlist", then the collection (liked
 /// tracks, saved albums, recently played), then the radio stations (Enter plays one).
-/// Rename and delete work on a playlist's row.
+/// Rename and delete work on a playlist's row. Under a Subsonic server, its playlists and
+/// stars come first.
 struct LibraryPane: ListSource {
   /// How many of the latest plays "Recently played" lists.
   static let historyLength = 50
@@ -10,6 +12,29 @@ struct LibraryPane: ListSource {
   /// From the snapshot; until the first read, the header says why no playlist is listed
   /// (rows keep their places when they arrive).
   func rows(_ content: ListContent) -> [ListRow] {
+    let server = content.browsing.serverLists.map(Self.serverRows) ?? []
+    return server + ownRows(content)
+  }
+
+  /// Under a catalog that keeps its own lists (a Subsonic server), above Refrain's own: the
+  /// server's playlists (Enter opens one) and what it has starred (Enter plays a track).
+  private static func serverRows(_ lists: ServerLists) -> [ListRow] {
+    switch lists {
+    case .loading:
+      return [.header("Server playlists (loading…)")]
+    case .failed(let reason):
+      return [ListRow(text: "Server playlists: \(reason)", style: .error, isHeader: true)]
+    case .loaded(let playlists, let starred):
+      let none = ListRow(text: "None", style: .dim)
+      return [.header("Server playlists")]
+        + (playlists.isEmpty ? [none] : playlists.map { ListPane.itemRow(.playlist($0)) })
+        + [.header("Starred on the server")]
+        + (starred.isEmpty ? [none] : starred.map(ListPane.itemRow))
+    }
+  }
+
+  /// Refrain's own lists: the playlists, the collection and the radio stations.
+  private func ownRows(_ content: ListContent) -> [ListRow] {
     guard content.libraryAvailable else {
       return [
         ListRow(text: "The library database is not available.", style: .error, isHeader: true)
@@ -53,16 +78,38 @@ struct LibraryPane: ListSource {
     ListRow(text: "↺ Recently played", action: .history),
   ]
 
-  /// Rename (with a name: at once; without: asks) and delete (asks) on a playlist's row.
+  /// Rename (with a name: at once; without: asks) and delete (asks) on a playlist's row,
+  /// Refrain's own or the server's.
   func edit(
     _ command: Command, on action: ListRow.Action, cursor: inout ListCursor, rows: [ListRow]
   )
     -> PaneResult
   {
+    if case .item(.playlist(let playlist)) = action {
+      return Self.edit(command, onServer: playlist)
+    }
     guard case .libraryPlaylist(let playlist) = action else { return .ignored }
     switch command {
     case .rename(let name?): return .effect(.renamePlaylist(playlist.id, to: name))
     case .rename(nil), .delete: return .overlay(ListPane.question(command, about: playlist))
+    default: return .ignored
+    }
+  }
+
+  /// Rename and delete on a playlist of the server's (the only catalog playlists listed here).
+  private static func edit(_ command: Command, onServer playlist: PlaylistSummary) -> PaneResult {
+    switch command {
+    case .rename(let name?): return .effect(.editServerPlaylist(.rename(playlist.id, name)))
+    case .rename(nil):
+      return .overlay(
+        .input(
+          title: "Rename \(playlist.title) to:", editor: LineEditor(text: playlist.title),
+          purpose: .renameOnServer(playlist.id)))
+    case .delete:
+      return .overlay(
+        .confirm(
+          question: "Delete the playlist \(playlist.title) on the server? (y/n)",
+          action: .deleteOnServer(playlist.id)))
     default: return .ignored
     }
   }

@@ -196,9 +196,18 @@ struct ListPane: Pane {
 
   /// The rows on top: the open detail view's, or the pane's own.
   func rows(_ content: ListContent) -> [ListRow] {
-    if let detail = details.last { return Self.rows(for: detail) }
-    return source.rows(content)
+    let rows = details.last.map(Self.rows(for:)) ?? source.rows(content)
+    guard let server = content.browsing.serverLists else { return rows }
+    return rows.map { row in
+      guard case .item(.track(let track)) = row.action, server.hasStarred(track) else { return row }
+      var marked = row
+      marked.text += " " + Self.starredMark
+      return marked
+    }
   }
+
+  /// The mark after a track the catalog's server has starred, in lists and the Player pane.
+  static let starredMark = "♥"
 
   static func itemRow(_ item: CatalogItem) -> ListRow {
     switch item {
@@ -349,16 +358,32 @@ struct ListPane: Pane {
       }
       return .status("nothing here to save: select an album or a track")
     default:
-      return handleEdit(command, rows: rows)
+      return handleEdit(command, rows: rows, content)
     }
   }
 
   /// The edits of the selected row: the pane's own first (queue entries, playlists), then
   /// those of an open library playlist's entries, on whichever pane it is open.
-  private mutating func handleEdit(_ command: Command, rows: [ListRow]) -> PaneResult {
+  private mutating func handleEdit(_ command: Command, rows: [ListRow], _ content: ListContent)
+    -> PaneResult
+  {
     let action = selectedAction(in: rows)
     let own = source.edit(command, on: action, cursor: &cursor, rows: rows)
     guard case .ignored = own else { return own }
+    if let (id, position, count) = serverPlaylistPosition(rows, content) {
+      switch command {
+      case .remove: return .effect(.editServerPlaylist(.remove(id, position)))
+      case .moveItemDown:
+        guard position < count else { return .handled }
+        cursor.selection += 1
+        return .effect(.editServerPlaylist(.move(id, from: position, to: position + 1)))
+      case .moveItemUp:
+        guard position > 1 else { return .handled }
+        cursor.selection -= 1
+        return .effect(.editServerPlaylist(.move(id, from: position, to: position - 1)))
+      default: break
+      }
+    }
     switch (command, action) {
     case (.remove, .playlistEntry(let entry, let id)):
       return .effect(.removeFromPlaylist(entry, playlistID: id))
@@ -375,6 +400,22 @@ struct ListPane: Pane {
     default:
       return .ignored
     }
+  }
+
+  /// In an open playlist of the catalog's own server, the playlist's id, the selected
+  /// track's position (from 1) and the track count; `nil` elsewhere.
+  private func serverPlaylistPosition(_ rows: [ListRow], _ content: ListContent) -> (
+    String, Int, Int
+  )? {
+    guard content.browsing.serverLists != nil,
+      case .playlist(let detail)? = details.last?.content,
+      detail.playlist.provider == content.providerName,
+      case .item(.track) = selectedAction(in: rows),
+      let first = rows.firstIndex(where: {
+        if case .item(.track) = $0.action { return true } else { return false }
+      })
+    else { return nil }
+    return (detail.playlist.id, cursor.selection - first + 1, detail.tracks.items.count)
   }
 
   /// What delete or rename asks about a playlist before doing it.

@@ -14,6 +14,8 @@ enum InputPurpose {
   case command
   case newPlaylist(adding: [CatalogTrack])
   case rename(Int64)
+  /// Renames a playlist of the catalog's server.
+  case renameOnServer(String)
   /// A chat message to the room.
   case chat
   /// A phrase to find in the lyrics view.
@@ -24,6 +26,8 @@ enum InputPurpose {
 enum ConfirmAction {
   case quit
   case deletePlaylist(Int64)
+  /// Deletes a playlist of the catalog's server.
+  case deleteOnServer(String)
   /// Leaves tap-to-sync, dropping its stamps.
   case leaveSync
   /// Publishes this track's lyrics to LRCLIB.

@@ -77,6 +77,8 @@ enum ListEffect {
   case moveInPlaylist(PlaylistEntry, playlistID: Int64, to: Int)
   /// Renames a library playlist.
   case renamePlaylist(Int64, to: String)
+  /// Edits a playlist on the catalog's own server (a Subsonic server).
+  case editServerPlaylist(Command.PlaylistEdit)
 }
 
 /// Where the last frame put what a click or a page key needs: the tabs, the list rows and

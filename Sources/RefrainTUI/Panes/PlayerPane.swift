@@ -16,6 +16,8 @@ struct PlayerModel {
   var cover = CoverSlot()
   /// The listening room and how many are in it ("Room friday · 3 members"), when in one.
   var room: String?
+  /// Whether the catalog's server has the track starred (its title is marked).
+  var starred = false
 }
 
 /// The Player pane: the track, the cover box, the modes, the progress bar and the two
@@ -69,6 +71,7 @@ struct PlayerPane: Pane {
         y: rect.y + rect.height / 2, width: rect.width, style: .dim)
       return
     }
+    let title = track.title + (model.starred ? " " + ListPane.starredMark : "")
     let modes =
       "vol \(snapshot.volume)%  shuffle \(snapshot.isShuffled ? "on" : "off")  repeat \(snapshot.repeatMode.rawValue)"
       + (model.lyricOffsetMs != 0
@@ -84,7 +87,7 @@ struct PlayerPane: Pane {
         let textWidth = rect.width - 3
         switch row {
         case .gap: break
-        case .title: grid.put(track.title, x: 2, y: y, maxWidth: textWidth, style: .title)
+        case .title: grid.put(title, x: 2, y: y, maxWidth: textWidth, style: .title)
         case .artist: grid.put(track.artist ?? "Unknown artist", x: 2, y: y, maxWidth: textWidth)
         case .album: grid.put(track.album ?? "", x: 2, y: y, maxWidth: textWidth, style: .dim)
         case .modes: grid.put(modes, x: 2, y: y, maxWidth: textWidth, style: .dim)
@@ -105,7 +108,7 @@ struct PlayerPane: Pane {
     drawCover(model, track: track, in: cover, into: &grid, layout: &layout)
     let textX = cover.x + cover.width + 3
     let textWidth = rect.width - textX - 1
-    grid.put(track.title, x: textX, y: y, maxWidth: textWidth, style: .title)
+    grid.put(title, x: textX, y: y, maxWidth: textWidth, style: .title)
     grid.put(track.artist ?? "Unknown artist", x: textX, y: y + 1, maxWidth: textWidth)
     grid.put(track.album ?? "", x: textX, y: y + 2, maxWidth: textWidth, style: .dim)
     grid.put(modes, x: textX, y: y + 4, maxWidth: textWidth, style: .dim)

@@ -40,6 +40,31 @@ extension App {
       }
     case .renamePlaylist(let id, let name):
       session.editLibrary("renamed to \(name)") { try $0.renamePlaylist(id, to: name) }
+    case .editServerPlaylist(let edit):
+      editServerPlaylist(edit)
+    }
+  }
+
+  /// Sends a playlist edit to the catalog's server; once it answered, the open playlist is
+  /// read again from the server (or the status line says why the edit failed).
+  private func editServerPlaylist(_ edit: Command.PlaylistEdit) {
+    let target = pane
+    session.perform(edit) { [weak self] answer in
+      guard let self else { return }
+      switch answer {
+      case .failure(let failure): setStatus(failure.message, error: true)
+      case .success:
+        setStatus("playlist updated on the server", error: false)
+        guard let depth = lists[target]?.details.count, depth > 0,
+          case .playlist(let open)? = lists[target]?.details.last?.content,
+          open.playlist.id == edit.playlistID,
+          let (title, load) = CatalogDetail.load(for: .playlist(open.playlist))
+        else { return }
+        session.loadDetail(title, load) { [weak self] detail in
+          guard let self, lists[target]?.details.count == depth else { return }
+          lists[target]?.details[depth - 1].content = detail
+        }
+      }
     }
   }
 

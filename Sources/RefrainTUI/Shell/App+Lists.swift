@@ -45,7 +45,10 @@ extension App {
   var playerModel: PlayerModel {
     PlayerModel(
       snapshot: presenter.snapshot, lyrics: lyricsModel, lyricOffsetMs: presenter.lyricOffsetMs,
-      showsCovers: showsCovers, cover: cover, room: roomLine)
+      showsCovers: showsCovers, cover: cover, room: roomLine,
+      starred: presenter.snapshot.shownTrack.map {
+        session.browsing.serverLists?.hasStarred(session.catalogTrack(for: $0)) ?? false
+      } ?? false)
   }
 
   /// "Room friday · 3 members", in a room.

@@ -307,6 +307,9 @@ public final class App {
     case .rename(let id):
       guard !text.isEmpty else { return }
       session.editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
+    case .renameOnServer(let id):
+      guard !text.isEmpty else { return }
+      perform(.editServerPlaylist(.rename(id, text)))
     case .chat:
       sendChat(text)
     case .findLyric:
@@ -321,6 +324,8 @@ public final class App {
       shouldQuit = true
     case .deletePlaylist(let id):
       session.editLibrary("playlist deleted") { try $0.deletePlaylist(id) }
+    case .deleteOnServer(let id):
+      perform(.editServerPlaylist(.delete(id)))
     case .leaveSync:
       show(execute(.lyricsSync(.cancel)))
       lyricsView = nil

@@ -253,4 +253,94 @@ extension SubsonicCatalogProvider: CatalogStarring {
     _ = try await call(
       SubsonicEmpty.self, starred ? "star" : "unstar", [parameter], item: item.title)
   }
+
+  /// `getStarred2`: the starred songs, then the starred albums.
+  public func starred() async throws -> [CatalogItem] {
+    let (_, mapping) = try connected()
+    let lists = try await call(SubsonicStarredBody.self, "getStarred2", []).starred2
+    return (lists?.song ?? []).map { .track(mapping.track($0)) }
+      + (lists?.album ?? []).map { .album(mapping.album($0)) }
+  }
+}
+
+// MARK: - Playlists
+
+extension SubsonicCatalogProvider: CatalogPlaylists {
+  /// `getPlaylists`.
+  public func playlists() async throws -> [PlaylistSummary] {
+    let (_, mapping) = try connected()
+    return try await call(SubsonicPlaylistsBody.self, "getPlaylists", []).playlists?.playlist?
+      .map(mapping.playlist) ?? []
+  }
+
+  /// `getPlaylist`, with its count taken from its entries.
+  public func playlistTracks(id: String) async throws -> (PlaylistSummary, [CatalogTrack]) {
+    let (_, mapping) = try connected()
+    let record = try await call(
+      SubsonicPlaylistBody.self, "getPlaylist", [("id", id)], item: "playlist \(id)"
+    ).playlist
+    var summary = mapping.playlist(record)
+    let tracks = (record.entry ?? []).map(mapping.track)
+    summary.trackCount = tracks.count
+    return (summary, tracks)
+  }
+
+  /// `createPlaylist` with `name`. A server before API 1.14 answers without the playlist, so
+  /// its id is the one `getPlaylists` lists with that name that was not there before.
+  public func createPlaylist(named name: String) async throws -> PlaylistSummary {
+    let (_, mapping) = try connected()
+    let before = Set(try await playlists().map(\.id))
+    let created = try await call(SubsonicCreatedBody.self, "createPlaylist", [("name", name)])
+    if let record = created.playlist { return mapping.playlist(record) }
+    guard
+      let made = try await playlists().first(where: { $0.title == name && !before.contains($0.id) })
+    else {
+      throw CatalogError.unavailable("the Subsonic server did not list the playlist it made")
+    }
+    return made
+  }
+
+  /// `updatePlaylist` with `name`.
+  public func renamePlaylist(id: String, to name: String) async throws {
+    try await update(id, [("name", name)])
+  }
+
+  /// `deletePlaylist`.
+  public func deletePlaylist(id: String) async throws {
+    _ = try await call(SubsonicEmpty.self, "deletePlaylist", [("id", id)], item: "playlist \(id)")
+  }
+
+  /// `updatePlaylist` with a `songIdToAdd` for each track; any track of another catalog is
+  /// refused before anything is sent.
+  public func addTracks(_ tracks: [CatalogTrack], toPlaylist id: String) async throws {
+    if let other = tracks.first(where: { $0.provider != name }) {
+      throw CatalogError.unavailable(
+        "\(other.title) is not one of the Subsonic server's tracks; only those go in its playlists")
+    }
+    try await update(id, tracks.map { ("songIdToAdd", $0.id) })
+  }
+
+  /// `updatePlaylist` with `songIndexToRemove` (which counts from 0).
+  public func removeTrack(at position: Int, fromPlaylist id: String) async throws {
+    try await update(id, [("songIndexToRemove", String(position))])
+  }
+
+  /// `createPlaylist` with `playlistId` and every song id in the new order, which replaces
+  /// the playlist's songs (updatePlaylist has no way to move one).
+  public func moveTrack(inPlaylist id: String, from: Int, to: Int) async throws {
+    var songs = try await playlistTracks(id: id).1.map(\.id)
+    guard songs.indices.contains(from), songs.indices.contains(to) else {
+      throw CatalogError.notFound("position \(max(from, to) + 1) in playlist \(id)")
+    }
+    songs.insert(songs.remove(at: from), at: to)
+    _ = try await call(
+      SubsonicCreatedBody.self, "createPlaylist",
+      [("playlistId", id)] + songs.map { ("songId", $0) }, item: "playlist \(id)")
+  }
+
+  private func update(_ id: String, _ parameters: [(String, String)]) async throws {
+    _ = try await call(
+      SubsonicEmpty.self, "updatePlaylist", [("playlistId", id)] + parameters,
+      item: "playlist \(id)")
+  }
 }

@@ -129,3 +129,17 @@ struct SubsonicPlaylistBody: Decodable, Sendable {
 struct SubsonicSongBody: Decodable, Sendable {
   var song: SubsonicSong
 }
+
+/// `createPlaylist`: the new playlist from API 1.14 on, nothing before.
+struct SubsonicCreatedBody: Decodable, Sendable {
+  var playlist: SubsonicPlaylist?
+}
+
+/// `getStarred2`.
+struct SubsonicStarredBody: Decodable, Sendable {
+  struct Lists: Decodable, Sendable {
+    var song: [SubsonicSong]?
+    var album: [SubsonicAlbum]?
+  }
+  var starred2: Lists?
+}
