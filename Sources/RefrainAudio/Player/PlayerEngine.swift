@@ -351,7 +351,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private func rewindToHeard(_ loaded: Loaded) {
     let heard = withClock { $0.position(at: MonotonicClock.now) }
     dropOutput()
-    let reached = (try? loaded.decoder.seek(to: heard)) ?? heard
+    // A transcoded stream that cannot step back goes on from what it decoded, and says so.
+    let unmoved = loaded.track.seeking == nil ? heard : loaded.decoder.position
+    let reached = (try? loaded.decoder.seek(to: heard)) ?? unmoved
     withClock { $0.reset(to: reached) }
   }
 
