@@ -29,7 +29,10 @@ extension Session {
             resolved.streamURL = try await catalog.streamURL(for: track)
           }
           if position == index { start = playable.count }
-          if let playableTrack = resolved.playable { playable.append(playableTrack) }
+          if var playableTrack = resolved.playable {
+            playableTrack.seeking = catalog?.seeking(for: track)
+            playable.append(playableTrack)
+          }
         } catch {
           reasons.append("\(track.title): \(error)")
         }

@@ -31,14 +31,23 @@ func makeProvider(
     }
     // Imported tracks matched to the user's Subsonic server play from it while logged in.
     let server = SubsonicAccountFile.standard(environment: environment).load().map {
-      SubsonicCatalogProvider(account: $0)
+      SubsonicCatalogProvider(account: $0, transcode: configuration.subsonicTranscoding)
     }
     return SpotifyCatalogProvider(
       store: try LibraryStore.openDefault(environment: environment), previews: previews,
       server: server)
   case .subsonic:
     return SubsonicCatalogProvider(
-      account: SubsonicAccountFile.standard(environment: environment).load())
+      account: SubsonicAccountFile.standard(environment: environment).load(),
+      transcode: configuration.subsonicTranscoding)
+  }
+}
+
+extension RefrainConfiguration {
+  /// What `stream.view` asks the server for, from `subsonic.transcode` and `max_bitrate`.
+  var subsonicTranscoding: SubsonicTranscode {
+    subsonicTranscode == .raw
+      ? .raw : SubsonicTranscode(format: subsonicTranscode.rawValue, maxBitRate: subsonicMaxBitrate)
   }
 }
 

@@ -7,8 +7,8 @@
   album "Harbour Lights" by Tone Quartet (two FLAC tracks and one MP3) and two MP3s by
   Lanterns (one of 32 s, long enough to count as a listen). `MUSIC` describes each track.
 - `SubsonicServer` runs Tests/EndToEnd/subsonic_server.py with the venv's Python: supysonic
-  with an SQLite database in a scratch folder, on three loopback ports (`token`, `bare`,
-  `opensubsonic`; see that file).
+  with an SQLite database in a scratch folder, on four loopback ports (`token`, `bare`,
+  `opensubsonic`, `offsets`; see that file).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def make_music(folder: Path) -> Path:
 
 
 class SubsonicServer:
-    """supysonic on 127.0.0.1 (three ports; see subsonic_server.py), stopped by `stop()`."""
+    """supysonic on 127.0.0.1 (four ports; see subsonic_server.py), stopped by `stop()`."""
 
     def __init__(self, root: Path, listenbrainz_url: str | None = None):
         self.root = root

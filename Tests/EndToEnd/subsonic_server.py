@@ -3,7 +3,7 @@
     python subsonic_server.py DATA MUSIC USER PASSWORD API_KEY
 
 Sets supysonic up in DATA (an SQLite database, its cache, a config file), adds USER with
-PASSWORD and the folder MUSIC, scans it, and serves the same WSGI application on three
+PASSWORD and the folder MUSIC, scans it, and serves the same WSGI application on four
 ports of 127.0.0.1 with werkzeug's threaded server:
 
 - `token`: a thin layer in front of supysonic, which speaks API 1.12 and takes only
@@ -17,12 +17,20 @@ ports of 127.0.0.1 with werkzeug's threaded server:
   `apiKeyAuthentication` and `songLyrics`, `apiKey=` authentication (errors 43 and 44 as
   documented), and `getLyricsBySongId` answering recorded lyrics in two languages.
 
+- `offsets`: as `opensubsonic`, also listing the `transcodeOffset` extension; it answers
+  `stream.view` with `format` itself, running ffmpeg on the stored file from `timeOffset`
+  seconds on, as a server with that extension does.
+
+supysonic transcodes with ffmpeg (its `[transcoding]` section) when asked for a `format`; it
+refuses `timeOffset` and lists no extensions.
+
 Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH [RANGE]` (AUTH is
 `token`, `apikey`, `password` or `none`; RANGE the `Range` header, when sent; a scrobble adds
-`submission=… time=…`), so a test can check that Refrain never sends `p=`, where it asked for
+`submission=… time=…`; a transcoded stream `format=…`, `maxBitRate=…`, `timeOffset=…`),
+so a test can check that Refrain never sends `p=`, where it asked for
 bytes, and what it scrobbled. With SUPYSONIC_LISTENBRAINZ_URL set, USER's account is linked
 to a ListenBrainz there, to which supysonic forwards scrobbles.
-Prints `READY token=P bare=P opensubsonic=P` once all three listen.
+Prints `READY token=P bare=P opensubsonic=P offsets=P` once all four listen.
 """
 
 from __future__ import annotations
@@ -60,6 +68,9 @@ def main() -> None:
         "[daemon]\n"
         f"socket = {data_dir / 'daemon.sock'}\n"
         "run_watcher = no\n"
+        "[transcoding]\n"
+        # supysonic transcodes with ffmpeg when asked for a format (`format=opus`).
+        "transcoder = ffmpeg -v error -i %srcpath -map 0:a -b:a %outratek -f %outfmt -\n"
         "[listenbrainz]\n"
         # Never the internet: a closed port on loopback unless a test links a fake.
         f"api_url = {os.environ.get('SUPYSONIC_LISTENBRAINZ_URL', 'http://127.0.0.1:9')}\n")
@@ -89,6 +100,8 @@ def main() -> None:
         "bare": LoggedApp(app, log, "bare"),
         "opensubsonic": OpenSubsonicFake(app, TokenLayer(app, user, password, log, "opensubsonic"),
                                          user, password, api_key, log),
+        "offsets": OpenSubsonicFake(app, TokenLayer(app, user, password, log, "offsets"),
+                                    user, password, api_key, log, offsets=True),
     }
     # A restarted server listens where it did before (SUBSONIC_TEST_PORTS=token=P,bare=P,…).
     pinned = dict(p.split("=") for p in os.environ.get("SUBSONIC_TEST_PORTS", "").split(",") if p)
@@ -117,6 +130,9 @@ class RequestLog:
         extra = f" {asked}" if asked else ""
         if "submission" in query:  # scrobble.view
             extra += f" submission={query['submission']} time={query.get('time', '')}"
+        for name in ("format", "maxBitRate", "timeOffset"):  # stream.view, transcoded
+            if name in query:
+                extra += f" {name}={query[name]}"
         with self.lock, self.path.open("a") as out:
             out.write(f"{port} {method} {auth}{extra}\n")
 
@@ -219,24 +235,28 @@ class OpenSubsonicFake:
     # getLyricsBySongId answers LYRICS for any song.
 
     def __init__(self, app, tokens: TokenLayer, user: str, password: str, api_key: str,
-                 log: RequestLog):
+                 log: RequestLog, offsets: bool = False):
         self.app, self.tokens, self.log = app, tokens, log
         self.user, self.password, self.api_key = user, password, api_key
+        self.offsets = offsets
+        self.name = tokens.name
+        self.extensions = self.EXTENSIONS + ([{"name": "transcodeOffset", "versions": [1]}]
+                                             if offsets else [])
 
     def __call__(self, environ, start_response):
         query = dict(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True))
         method = environ.get("PATH_INFO", "").rsplit("/", 1)[-1].removesuffix(".view")
         if method == "getOpenSubsonicExtensions":
-            self.log.record("opensubsonic", environ)
+            self.log.record(self.name, environ)
             body = json.dumps({"subsonic-response": {
                 "status": "ok", "version": "1.16.1", "type": "refrain-test-fake",
                 "serverVersion": "0.1", "openSubsonic": True,
-                "openSubsonicExtensions": self.EXTENSIONS}}).encode()
+                "openSubsonicExtensions": self.extensions}}).encode()
             start_response("200 OK", [("Content-Type", "application/json"),
                                       ("Content-Length", str(len(body)))])
             return [body]
         if method == "getLyricsBySongId":
-            self.log.record("opensubsonic", environ)
+            self.log.record(self.name, environ)
             if not self.authenticated(query):
                 return failed(start_response, 40, "Wrong username or password")
             body = json.dumps({"subsonic-response": {
@@ -245,14 +265,45 @@ class OpenSubsonicFake:
             start_response("200 OK", [("Content-Type", "application/json"),
                                       ("Content-Length", str(len(body)))])
             return [body]
+        if self.offsets and method == "stream" and "format" in query:
+            self.log.record(self.name, environ)
+            if not self.authenticated(query):
+                return failed(start_response, 40, "Wrong username or password")
+            return self.transcoded(environ, start_response, query)
         if "apiKey" in query:
-            self.log.record("opensubsonic", environ)
+            self.log.record(self.name, environ)
             if "u" in query:
                 return failed(start_response, 43, "Multiple conflicting authentication mechanisms provided")
             if query["apiKey"] != self.api_key:
                 return failed(start_response, 44, "Invalid API key")
             return forward(self.app, environ, start_response, self.user, self.password)
         return self.tokens(environ, start_response)
+
+    def transcoded(self, environ, start_response, query: dict):
+        """`stream.view` with `format` as a server offering `transcodeOffset` answers it: the
+        stored file from supysonic, transcoded by ffmpeg from `timeOffset` seconds on."""
+        stored = {k: v for k, v in query.items() if k not in ("format", "maxBitRate", "timeOffset")}
+        for key in ("t", "s", "apiKey", "p"):
+            stored.pop(key, None)
+        stored.update(u=self.user, p=self.password)
+        captured = {}
+
+        def keep(status, headers, exc_info=None):
+            captured["status"] = status
+            return lambda data: None
+
+        whole = {k: v for k, v in environ.items() if k != "HTTP_RANGE"}
+        body = b"".join(self.app(dict(whole, QUERY_STRING=urlencode(stored)), keep))
+        if not captured["status"].startswith("200") or body.startswith(b"{"):
+            start_response(captured["status"], [("Content-Type", "application/json")])
+            return [body]
+        args = ["ffmpeg", "-v", "error", "-ss", str(int(query.get("timeOffset") or 0)),
+                "-i", "pipe:0", "-map", "0:a", "-f", query["format"]]
+        if int(query.get("maxBitRate") or 0) > 0:
+            args += ["-b:a", f"{query['maxBitRate']}k"]
+        audio = subprocess.run(args + ["-"], input=body, capture_output=True, check=True).stdout
+        start_response("200 OK", [("Content-Type", "audio/ogg")])
+        return throttled([audio]) if STREAM_RATE > 0 else [audio]
 
     def authenticated(self, query: dict) -> bool:
         if "apiKey" in query:

@@ -114,6 +114,19 @@ final class HTTPDecodersTests: RangeServerTestCase {
     }
   }
 
+  func testAnOggStreamOfUnknownLengthPlaysToItsEndWithoutADuration() throws {
+    // A server transcoding as it sends gives no length: the end is not where the bytes
+    // stop when the decoder opens (libopusfile and libvorbisfile would take it so).
+    for name in ["steps.opus", "steps.ogg"] {
+      let remote = try open("/unsized/200000/\(name)")
+      XCTAssertNil(remote.duration, name)
+      XCTAssertThrowsError(try remote.seek(to: 15), "\(name): no bytes map to time")
+      let heard = try decode(remote)
+      XCTAssertTrue(heard == (try decode(try local(name))), "\(name) of unknown length")
+      XCTAssertTrue(remote.isAtEnd, name)
+    }
+  }
+
   func testTheBytesChooseTheDecoderNotTheName() throws {
     XCTAssertTrue(try open("/files/really-flac.mp3") is FLACDecoder)
     let wavPack = server.url("/files/song.wv.mp3").absoluteString

@@ -24,10 +24,11 @@ public final class VorbisDecoder: AudioDecoder {
   }
 
   /// Opens an HTTP(S) resource; libvorbisfile reads its end for the duration, and seeks,
-  /// with range requests.
+  /// with range requests. A stream of unknown length (a server transcoding as it sends) is
+  /// read in order, without a duration or seeks: its end is not where the bytes stop so far.
   convenience init(stream: HTTPByteSource) throws {
     let cursor = InputCursor(stream)
-    let callbacks = ov_callbacks(
+    var callbacks = ov_callbacks(
       read_func: { buffer, size, count, source in
         guard let buffer, let source else { return 0 }
         let cursor = Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue()
@@ -43,6 +44,7 @@ public final class VorbisDecoder: AudioDecoder {
         guard let source else { return -1 }
         return Int(Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue().offset)
       })
+    if stream.length == nil { callbacks.seek_func = nil }
     try self.init(name: stream.url.absoluteString, cursor: cursor) { file in
       ov_open_callbacks(Unmanaged.passUnretained(cursor).toOpaque(), file, nil, 0, callbacks)
     }
@@ -160,7 +162,8 @@ public final class OpusDecoder: AudioDecoder {
   }
 
   /// Opens an HTTP(S) resource; libopusfile reads its end for the duration, and seeks, with
-  /// range requests.
+  /// range requests. A stream of unknown length (a server transcoding as it sends) is read
+  /// in order, without a duration or seeks: its end is not where the bytes stop so far.
   convenience init(stream: HTTPByteSource) throws {
     let cursor = InputCursor(stream)
     var callbacks = OpusFileCallbacks(
@@ -180,6 +183,7 @@ public final class OpusDecoder: AudioDecoder {
         return Int64(Unmanaged<InputCursor>.fromOpaque(source).takeUnretainedValue().offset)
       },
       close: nil)
+    if stream.length == nil { callbacks.seek = nil }
     try self.init(name: stream.url.absoluteString, cursor: cursor) { status in
       op_open_callbacks(Unmanaged.passUnretained(cursor).toOpaque(), &callbacks, nil, 0, status)
     }

@@ -27,6 +27,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   /// A radio playlist (`.pls`, `.m3u`) gave nothing that plays; `detail` says why.
   case playlist(name: String, detail: String)
+  /// The stream cannot seek; `reason` says why, for the user (a transcoded stream).
+  case notSeekable(name: String, reason: String)
 
   public var description: String {
     switch self {
@@ -58,6 +60,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot write \(path): \(reason)"
     case .playlist(let name, let detail):
       return "\(name): \(detail)"
+    case .notSeekable(_, let reason):
+      return reason
     }
   }
 }

@@ -49,10 +49,19 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private var volumePercent = 100
   /// The ReplayGain of the track the listener hears, in dB.
   private var heardGain: Double?
+  /// Why the current track refuses seeks, if it does: its clock then never moves for one.
+  private var currentRefusal: String?
 
   // Player-thread state.
   private let output: any AudioOutput
-  private var current: Loaded?
+  private var current: Loaded? {
+    didSet {
+      let refusal = current?.track.seeking?.refusal
+      lock.lock()
+      currentRefusal = refusal
+      lock.unlock()
+    }
+  }
   private var prepared: (track: Track, result: Result<Loaded, AudioError>)?
   /// Whether a track ended with no successor prepared yet; a late `prepare` starts it.
   private var awaitingSuccessor = false
@@ -123,10 +132,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   public func pause() { send(.pause) }
   public func resume() { send(.resume) }
   public func stop() { send(.stop) }
-  /// Seeks; the reported position moves at once, so a lyric highlight can follow it.
+  /// Seeks; the reported position moves at once, so a lyric highlight can follow it (a
+  /// track that refuses seeks keeps its position, and the refusal comes as a warning).
   public func seek(to seconds: Double) {
     lock.lock()
-    if currentState == .playing || currentState == .paused { clock.reset(to: max(0, seconds)) }
+    if currentState == .playing || currentState == .paused, currentRefusal == nil {
+      clock.reset(to: max(0, seconds))
+    }
     mailbox.append(.seek(seconds))
     lock.signal()
     lock.unlock()
@@ -311,6 +323,11 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       setState(.stopped)
     case .seek(let seconds):
       guard let current else { return }
+      if let reason = current.track.seeking?.refusal {
+        // Refused before anything is dropped: playback goes on undisturbed.
+        post(.warning(reason))
+        return
+      }
       let limit = current.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
       // A deep queue gets the new position's first audio in place of its queue, in one go.
       let deepQueue = output.bufferAhead != nil
@@ -334,7 +351,9 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private func rewindToHeard(_ loaded: Loaded) {
     let heard = withClock { $0.position(at: MonotonicClock.now) }
     dropOutput()
-    let reached = (try? loaded.decoder.seek(to: heard)) ?? heard
+    // A transcoded stream that cannot step back goes on from what it decoded, and says so.
+    let unmoved = loaded.track.seeking == nil ? heard : loaded.decoder.position
+    let reached = (try? loaded.decoder.seek(to: heard)) ?? unmoved
     withClock { $0.reset(to: reached) }
   }
 
@@ -349,7 +368,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         decoder = try AudioDecoders.open(
           path: track.location.path, news: news, shouldStop: shouldStop)
       } else {
-        decoder = try AudioDecoders.open(url: track.location, news: news, shouldStop: shouldStop)
+        decoder = try Self.openStream(track, news: news, shouldStop: shouldStop)
       }
       return .success(Loaded(track: track, decoder: decoder, gain: replayGain.gain(for: track)))
     } catch let error as AudioError {
@@ -357,6 +376,19 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     } catch {
       return .failure(.notMP3(name: track.displayName, detail: "\(error)"))
     }
+  }
+
+  /// Opens `track`'s HTTP(S) stream; a transcoded one (``Track/seeking`` set) is wrapped so
+  /// it seeks as the server allows.
+  private static func openStream(
+    _ track: Track, news: @escaping @Sendable (StreamNews) -> Void,
+    shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
+    let first = try AudioDecoders.open(url: track.location, news: news, shouldStop: shouldStop)
+    guard let seeking = track.seeking else { return first }
+    return TranscodedStream(
+      url: track.location, first: first, seeking: seeking, duration: track.duration,
+      open: { try AudioDecoders.open(url: $0, news: news, shouldStop: { false }) })
   }
 
   private func startTrack(_ track: Track, at start: Double) {
@@ -386,7 +418,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private func begin(_ loaded: Loaded, at start: Double) -> Bool {
     do {
       var reached = 0.0
-      if start > 0 {
+      if start > 0, loaded.track.seeking?.refusal == nil {
         let limit = loaded.decoder.duration.map { max(0, $0 - 0.001) } ?? start
         reached = try loaded.decoder.seek(to: min(start, limit))
       }
@@ -649,6 +681,10 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       waiting.nextTry = MonotonicClock.now
       setState(.loading)
     case .seek(let seconds):
+      if let reason = current?.track.seeking?.refusal {
+        post(.warning(reason))
+        return true
+      }
       let limit = current?.decoder.duration.map { max(0, $0 - 0.001) } ?? seconds
       waiting.resumeAt = min(max(0, seconds), limit)
       withClock { $0.reset(to: waiting.resumeAt) }
@@ -683,6 +719,11 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       withClock { $0.reset(to: reached) }
       setState(.playing)
       post(.warning("audio server is back: playing from \(String(format: "%.1f", reached)) s"))
+    } catch AudioError.notSeekable {
+      // A stream that cannot go back goes on from where it was decoded.
+      withClock { $0.reset(to: loaded.decoder.position) }
+      setState(.playing)
+      post(.warning("audio server is back: playing on"))
     } catch {
       fail(loaded.track, error)
     }

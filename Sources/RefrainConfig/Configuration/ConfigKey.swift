@@ -139,6 +139,13 @@ public struct ConfigKey: Sendable, Hashable {
     ConfigKey(
       table: "subsonic", name: "scrobble", defaultValue: "true",
       summary: "Tell the server what plays (scrobble.view); false if it forwards to Last.fm."),
+    ConfigKey(
+      table: "subsonic", name: "transcode", defaultValue: "\"raw\"",
+      summary: "The format tracks come in: raw (the stored file), or opus, mp3, ogg for thin links."
+    ),
+    ConfigKey(
+      table: "subsonic", name: "max_bitrate", defaultValue: "0",
+      summary: "The most kbit/s a transcoded track may use (0: the server's choice)."),
   ]
 
   /// The setting at `path` (`audio.buffer_ms`), if there is one.

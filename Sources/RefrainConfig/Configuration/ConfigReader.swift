@@ -178,6 +178,14 @@ struct ConfigReader {
       }
     case "subsonic.scrobble":
       if let flag = boolean(value, path) { configuration.subsonicScrobble = flag }
+    case "subsonic.transcode":
+      if let format = choice(value, path, RefrainConfiguration.Transcode.self) {
+        configuration.subsonicTranscode = format
+      }
+    case "subsonic.max_bitrate":
+      if let kbps = integer(value, path, in: RefrainConfiguration.maxBitrateRange) {
+        configuration.subsonicMaxBitrate = kbps
+      }
     case "scrobble.lastfm_secret":
       if let secret = secret(value, path) { configuration.lastFMSecret = secret }
     default:

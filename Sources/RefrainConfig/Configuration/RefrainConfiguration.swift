@@ -28,6 +28,18 @@ public struct RefrainConfiguration: Sendable, Equatable {
     case null
   }
 
+  /// The format a Subsonic server sends its tracks in (`subsonic.transcode`).
+  public enum Transcode: String, Sendable, CaseIterable {
+    /// The file as the server stores it: no `format`, no `maxBitRate`; seeks ask for bytes.
+    case raw
+    /// Opus in Ogg.
+    case opus
+    /// MP3.
+    case mp3
+    /// Vorbis in Ogg.
+    case ogg
+  }
+
   /// A colour scheme for the full-screen player.
   public enum Theme: String, Sendable, CaseIterable {
     /// Refrain's standard colours.
@@ -132,6 +144,12 @@ public struct RefrainConfiguration: Sendable, Equatable {
   // [subsonic]
   /// Whether plays of the server's tracks are sent to the server (`subsonic.scrobble`).
   public var subsonicScrobble = true
+  /// The format the server sends tracks in (`subsonic.transcode`): `raw` is the stored file.
+  public var subsonicTranscode: Transcode = .raw
+  /// The most kbit/s a transcoded stream may use, 0 for no limit (`subsonic.max_bitrate`).
+  public var subsonicMaxBitrate = 0
+  /// The values `subsonic.max_bitrate` may take, in kbit/s (0 is no limit).
+  public static let maxBitrateRange = 0...2000
 
   // [keys]
   /// Key binding overrides, in file order, applied onto `KeyMap.standard`.

@@ -143,6 +143,9 @@ public protocol CatalogProvider: Sendable {
   func genre(id: String) async throws -> GenreDetail
   /// A fresh, playable URL for the track (online previews expire, so never cache it).
   func streamURL(for track: CatalogTrack) async throws -> URL
+  /// How seeks move the track's stream when its bytes do not map to time (a transcoded
+  /// stream); `nil` when the decoder seeks as it can.
+  func seeking(for track: CatalogTrack) -> StreamSeeking?
 }
 
 extension CatalogProvider {
@@ -150,6 +153,9 @@ extension CatalogProvider {
   public func genre(id: String) async throws -> GenreDetail {
     throw CatalogError.unsupported("genres")
   }
+
+  /// By default a stream seeks as its decoder can.
+  public func seeking(for track: CatalogTrack) -> StreamSeeking? { nil }
 
   /// By default the listed URL is the stream.
   public func streamURL(for track: CatalogTrack) async throws -> URL {

@@ -36,6 +36,9 @@ public struct Track: Sendable, Hashable, Codable {
   /// ReplayGain values that travel with the track (a room's shared file); `nil` leaves them
   /// to the file's tags and the library. Not part of what makes two tracks equal.
   public var replayGain: ReplayGain?
+  /// How seeks move the stream when its bytes do not map to time (a transcoded stream);
+  /// `nil` seeks as the decoder can. Not part of what makes two tracks equal.
+  public var seeking: StreamSeeking?
 
   /// Creates a track.
   public init(

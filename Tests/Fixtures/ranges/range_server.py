@@ -14,6 +14,8 @@ Paths (NAME is a file in the folder):
                        the connection closes (Content-Length promised more)
   /drop/NAME           like /plain, but announces the full length, sends half, then closes
   /drop/N/NAME         the same, closing after N bytes
+  /unsized/RATE/NAME   the whole file with 200 and no length (a server transcoding as it
+                       sends), at RATE bytes per second, then the connection closes
   /hang/NAME           reads the request and never answers
   /icy/N/NAME          a live radio stream: 200, `icy-metaint: N`, no length; the file with a
                        metadata block `StreamTitle='Ada - Same';` after every N bytes, sent in
@@ -36,7 +38,7 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-PATHS = re.compile(r"/(files|plain|slow/(\d+)|cut/(\d+)|drop(?:/(\d+))?|hang|icy/(\d+))/([^/]+)")
+PATHS = re.compile(r"/(files|plain|slow/(\d+)|cut/(\d+)|drop(?:/(\d+))?|hang|icy/(\d+)|unsized/(\d+))/([^/]+)")
 
 
 def byte_range(header: str | None, size: int) -> tuple[int, int, int]:
@@ -146,7 +148,7 @@ class FixtureServer:
         t = Transfer(path=path, method=h.command, started=time.monotonic(), range=h.headers.get("Range"))
         self.transfers.append(t)
         m = PATHS.fullmatch(path)
-        file = self.root / m.group(6) if m else None
+        file = self.root / m.group(7) if m else None
         if not m or not file.is_file():
             self._send_empty(h, 404, {"Content-Type": "text/plain", "Connection": "close"},
                              b"" if head else b"not found\n")
@@ -173,7 +175,8 @@ class FixtureServer:
         h.send_response(status)
         h.send_header("Content-Type", "audio/mpeg")
         h.send_header("Accept-Ranges", "bytes" if ranges else "none")
-        h.send_header("Content-Length", str(end - start))
+        if kind != "unsized":
+            h.send_header("Content-Length", str(end - start))
         if status == 206:
             h.send_header("Content-Range", f"bytes {start}-{end - 1}/{len(data)}")
         h.send_header("Connection", "close")
@@ -189,7 +192,7 @@ class FixtureServer:
             limit = int(m.group(4)) if m.group(4) else len(body) // 2
         elif kind == "cut":
             limit = min(limit, int(m.group(3)))
-        rate = int(m.group(2)) if kind == "slow" else None
+        rate = int(m.group(2)) if kind == "slow" else int(m.group(6)) if kind == "unsized" else None
         chunk = max(512, rate // 20) if rate else 64 * 1024
         t0 = time.monotonic()
         try:

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 import RefrainHTTP
 
 /// The requests Refrain sends a Subsonic server, as `Endpoint`s under `rest/`.
@@ -56,10 +57,20 @@ public struct SubsonicAPI: Sendable {
       queryItems: credentials + parameters.map { URLQueryItem(name: $0.0, value: $0.1) })
   }
 
-  /// The URL of `stream.view` for a song: the file as stored (no `format`, no `maxBitRate`),
-  /// with the credentials, so the player can fetch it (and ask for byte ranges) itself.
-  public func streamURL(songID: String) throws(NetworkError) -> URL {
-    var endpoint = endpoint("stream", [("id", songID)])
+  /// The URL of `stream.view` for a song, with the credentials, so the player can fetch it
+  /// itself: the file as stored (no `format`, no `maxBitRate`, so byte ranges seek) unless
+  /// `transcode` names a format, which is sent with its `maxBitRate` when that is set.
+  public func streamURL(songID: String, transcode: SubsonicTranscode = .raw) throws(NetworkError)
+    -> URL
+  {
+    var parameters = [("id", songID)]
+    if let format = transcode.format {
+      parameters.append(("format", format))
+      if transcode.maxBitRate > 0 {
+        parameters.append(("maxBitRate", String(transcode.maxBitRate)))
+      }
+    }
+    var endpoint = endpoint("stream", parameters)
     endpoint.queryItems.removeAll { $0.name == "f" }
     return try endpoint.url()
   }
@@ -71,5 +82,33 @@ public struct SubsonicAPI: Sendable {
     var endpoint = endpoint("getCoverArt", parameters)
     endpoint.queryItems.removeAll { $0.name == "f" }
     return try endpoint.url()
+  }
+}
+
+/// What `stream.view` asks the server for: the stored file, or a transcoded stream.
+public struct SubsonicTranscode: Sendable, Hashable {
+  /// The stored file: no `format`, no `maxBitRate`.
+  public static let raw = SubsonicTranscode(format: nil)
+
+  /// The format the server transcodes to (`opus`, `mp3`), or `nil` for the stored file.
+  public var format: String?
+  /// The most kbit/s the stream may use, sent as `maxBitRate` when above 0 with a format.
+  public var maxBitRate: Int
+
+  /// Transcoding to `format` (`nil`: the stored file) at no more than `maxBitRate` kbit/s.
+  public init(format: String?, maxBitRate: Int = 0) {
+    self.format = format
+    self.maxBitRate = maxBitRate
+  }
+
+  /// How seeks move a stream of this kind from a server listing `extensions`: `nil` for the
+  /// stored file (byte ranges), a request again at `timeOffset` when the server lists
+  /// `transcodeOffset`, and otherwise a refusal saying why.
+  public func seeking(extensions: [String]) -> StreamSeeking? {
+    guard let format else { return nil }
+    if extensions.contains("transcodeOffset") { return .reRequest(parameter: "timeOffset") }
+    return .refused(
+      reason: "seeking is not available: the server transcodes this track to \(format) "
+        + "and does not offer timeOffset (transcodeOffset)")
   }
 }

@@ -7,17 +7,26 @@ import RefrainHTTP
 /// Every call goes to the server with the stored login (`subsonic.json`); without one, each
 /// call fails with a line saying how to log in. Tracks play from `stream.view` in the format
 /// the server stores them (no `format`, no `maxBitRate`), so the player can ask for byte
-/// ranges when it seeks.
+/// ranges when it seeks; with a ``SubsonicTranscode`` format, transcoded, seeking by
+/// `timeOffset` where the server offers it (``seeking(for:)``).
 public struct SubsonicCatalogProvider: CatalogProvider {
   public let name = SubsonicMapping.provider
   private let client: SubsonicClient?
   private let mapping: SubsonicMapping?
+  private let transcode: SubsonicTranscode
+  private let extensions: [String]
 
   /// How many albums each Home section lists.
   static let homeSize = 20
 
-  /// The provider for `account` (none: every call says to log in), over `http`.
-  public init(account: SubsonicAccount?, http: HTTPClient = SubsonicClient.httpClient()) {
+  /// The provider for `account` (none: every call says to log in), over `http`, streaming
+  /// tracks as `transcode` says.
+  public init(
+    account: SubsonicAccount?, transcode: SubsonicTranscode = .raw,
+    http: HTTPClient = SubsonicClient.httpClient()
+  ) {
+    self.transcode = transcode
+    extensions = account?.extensions ?? []
     guard let account else {
       client = nil
       mapping = nil
@@ -161,10 +170,17 @@ public struct SubsonicCatalogProvider: CatalogProvider {
       throw Self.catalogError(error)
     }
     do {
-      return try client.api.streamURL(songID: track.id)
+      return try client.api.streamURL(songID: track.id, transcode: transcode)
     } catch {
       throw Self.catalogError(.network(error))
     }
+  }
+
+  /// How seeks move the server's tracks: `nil` for the stored file and for radio stations,
+  /// else as ``SubsonicTranscode/seeking(extensions:)`` says for the login's extensions.
+  public func seeking(for track: CatalogTrack) -> StreamSeeking? {
+    guard track.provider != Self.stationProvider else { return nil }
+    return transcode.seeking(extensions: extensions)
   }
 
   // MARK: - Plumbing

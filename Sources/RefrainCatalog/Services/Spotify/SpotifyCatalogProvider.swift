@@ -125,6 +125,14 @@ public struct SpotifyCatalogProvider: CatalogProvider {
       tracks: Page(items: tracks, offset: offset, total: playlist.trackCount))
   }
 
+  /// A track matched to the user's server seeks as the server's own tracks do (a transcoded
+  /// stream may refuse); the others seek as their decoder can.
+  public func seeking(for track: CatalogTrack) -> StreamSeeking? {
+    guard let server, track.streamURL?.scheme == "subsonic" else { return nil }
+    return server.seeking(
+      for: CatalogTrack(id: track.id, provider: server.name, title: track.title))
+  }
+
   public func streamURL(for track: CatalogTrack) async throws -> URL {
     guard track.provider == name else {
       guard let url = track.streamURL else {
