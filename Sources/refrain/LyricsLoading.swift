@@ -3,8 +3,9 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 
-/// Builds the lyrics lookup Refrain uses: the catalog's own file, the Subsonic server's
-/// lyrics for its tracks, then the resolver's sources (sidecar `.lrc`, the file's ID3 USLT
+/// Builds the lyrics lookup Refrain uses: the catalog's own file, for a Subsonic server's
+/// track the synced lyrics cached for it (the user's own timing) and then the server's,
+/// then the resolver's sources (sidecar `.lrc`, the file's ID3 USLT
 /// and SYLT, the cache, the online service).
 enum LyricsLoading {
   /// The lyrics cache: in `library` when there is one, else files under `$XDG_CACHE_HOME`.
@@ -33,7 +34,13 @@ enum LyricsLoading {
       if let url = track.lyricsURL, let document = try? LyricsDocument.load(from: url) {
         return configuration.applyingLyricOffset(to: .found(document, source: .sidecar))
       }
-      // A track of the user's Subsonic server: the server's own lyrics come first.
+      // A track of the user's Subsonic server: synced lyrics the user timed for it
+      // (tap-to-sync saves a streamed track's to the cache) come first, then the server's.
+      if let server, server.isServerSong(track),
+        case .hit(.lyrics(let timed)) = cache.lookup(LyricsQuery(track: track)), timed.isSynced
+      {
+        return configuration.applyingLyricOffset(to: .found(timed, source: .cache))
+      }
       if let server, let document = await server.lyrics(for: track) {
         return configuration.applyingLyricOffset(to: .found(document, source: .online))
       }

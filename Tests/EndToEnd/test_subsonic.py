@@ -513,6 +513,79 @@ def test_the_servers_structured_lyrics_follow_the_audio_line_by_line(refrain_bin
         tui.close()
 
 
+
+def test_tap_to_sync_on_a_server_track_saves_to_the_lyrics_cache_and_plays_it_next_time(
+        refrain_bin, tmp_path, supysonic):
+    """A server track has no file to sit beside: lyrics timed by tap-to-sync go to the lyrics
+    cache (`save` answers so), and the next start of the player follows the new times."""
+    from test_tui import TUI
+
+    tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-tap")
+    env = tui.run_env()
+
+    def ctl(*words: str, ok: bool = True) -> subprocess.CompletedProcess:
+        run = subprocess.run([str(refrain_bin), "ctl", *words], env=env, capture_output=True,
+                             text=True, timeout=10)
+        assert run.returncode == 0 or not ok, (words, run.stdout, run.stderr)
+        return run
+
+    def status() -> dict:
+        return json.loads(ctl("status").stdout)
+
+    try:
+        run = subprocess.run([str(refrain_bin), "subsonic", "login", supysonic.url("opensubsonic"),
+                              "--user", USER, "--password-stdin"], env=env,
+                             input=API_KEY + "\n", capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        start_and_find(tui, "Steps Up")
+        tui.keys("Enter")
+        tui.wait_for(lambda _: (status().get("line") or "").startswith(("Step line", "계단")),
+                     "a line of the server's lyrics sung", timeout=20)
+        # Re-time the server's synced lyrics from where playback is, every line.
+        ctl("lyrics", "sync", "here")
+        stamps = []
+        for _ in range(64):
+            run = ctl("lyrics", "sync", "stamp", ok=False)
+            if run.returncode != 0:
+                assert "every line is stamped" in run.stderr, run.stderr
+                break
+            stamps.append(json.loads(run.stdout))
+            time.sleep(0.05)
+        assert len(stamps) >= 4, stamps
+        ms = [a["ms"] for a in stamps]
+        assert ms == sorted(ms), ms
+        saved = ctl("lyrics", "sync", "save")
+        assert "the lyrics cache" in saved.stdout, saved.stdout
+        tui.quit()
+    finally:
+        tui.close()
+
+    # A new player on the same folders: the track's lyrics now come from the cache, with the
+    # times just stamped (all within a fraction of a second of each other, so the line sung
+    # a few seconds in is the last one, where the server's times would give an early line).
+    again = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-tap-again")
+    try:
+        start_and_find(again, "Steps Up")
+        again.keys("Enter")
+        first = stamps[0]["ms"] / 1000
+        deadline = time.monotonic() + 20
+        doc: dict = {}
+        trail = []
+        while time.monotonic() < deadline:
+            doc = json.loads(subprocess.run([str(refrain_bin), "ctl", "status"], env=again.run_env(),
+                                            capture_output=True, text=True, timeout=10).stdout or "{}")
+            trail.append((doc.get("state"), doc.get("position"), doc.get("line")))
+            if doc.get("state") == "playing" and doc.get("position", 0) > first + 1.5 and doc.get("line"):
+                break
+            time.sleep(0.2)
+        last_number = len(stamps)
+        # The player restored the last session paused; Enter played the track, so it says so.
+        assert doc.get("state") == "playing", trail[-5:]
+        assert doc.get("line") in (f"Step line {last_number}", f"계단 {last_number}"), (ms, trail[-5:])
+    finally:
+        again.close()
+
+
 # ---------------------------------------------------------------- a track the server lost
 
 def test_a_track_the_server_no_longer_has_is_one_line_and_the_next_plays(refrain_bin, tmp_path):

@@ -34,6 +34,27 @@ final class PresenterTransportTests: XCTestCase {
     XCTAssertEqual(presenter.queue.tracks, [a])
   }
 
+  func testAPlayAfterARestoredSessionIsPlayingNotPaused() {
+    // Restored paused at start-up, then the user plays another track before resuming: the
+    // player plays it, and the presenter must say so.
+    let player = FakePlayer()
+    let presenter = PlaybackPresenter(player: player)
+    presenter.restore([a], startAt: 0, position: 12)
+    presenter.playSingle(b)
+    player.emit(.started(b, duration: 30))
+    presenter.handlePendingEvents()
+    XCTAssertEqual(presenter.state, .playing)
+  }
+
+  func testARestoredSessionStartsPaused() {
+    let player = FakePlayer()
+    let presenter = PlaybackPresenter(player: player)
+    presenter.restore([a], startAt: 0, position: 12)
+    player.emit(.started(a, duration: 30))
+    presenter.handlePendingEvents()
+    XCTAssertEqual(presenter.state, .paused)
+  }
+
   func testPlaySingleReplacesQueue() {
     let (presenter, player) = PresenterFixture.playing("a", "b", "c")
     presenter.playSingle(c)

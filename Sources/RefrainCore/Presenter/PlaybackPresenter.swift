@@ -219,6 +219,8 @@ public final class PlaybackPresenter {
       preparedTrack = nil
     }
     player.play(queue.forPlayback(track) ?? track, startAt: seconds)
+    // A restored session that was never resumed must not leave the next play "paused".
+    startPaused = false
     clearStream()
     preparedStream = nil
     state = .loading

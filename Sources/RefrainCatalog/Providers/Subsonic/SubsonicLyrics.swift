@@ -82,6 +82,11 @@ public struct SubsonicLyricsSource: Sendable {
     structured = account.extensions.contains("songLyrics")
   }
 
+  /// Whether `track` is one of the server's songs.
+  public func isServerSong(_ track: Track) -> Bool {
+    track.provider == SubsonicMapping.provider && SubsonicMapping.songID(track.id) != nil
+  }
+
   /// The lyrics of `track` when it is one of the server's and the server has them; `nil`
   /// otherwise (another catalog's track, none on the server, or the server unreachable:
   /// the other sources are asked next).
