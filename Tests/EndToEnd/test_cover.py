@@ -47,6 +47,9 @@ import pytest
 
 from test_tui import TUI, select_row, sgr_pieces, tui_factory  # noqa: F401  (the fixture is used by name)
 
+# Runs alone (scripts/e2e): it measures how soon the first frame follows the terminal's answers.
+pytestmark = pytest.mark.serial
+
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "Resources" / "demo"
 CATALOG = json.loads((DEMO / "catalog.json").read_text())

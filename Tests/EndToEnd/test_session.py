@@ -19,6 +19,9 @@ import pytest
 from test_ctl import SAMPLE, Player
 from test_resilience import PrivatePulse
 
+# Runs alone (scripts/e2e): it measures how soon the control socket answers while clients misbehave.
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture
 def player(refrain_bin, tmp_path):

@@ -20,6 +20,9 @@ import pytest
 
 from test_tui import TUI, tui_factory  # noqa: F401  (the fixture is used by name)
 
+# Runs alone (scripts/e2e): it measures how soon keys are answered while requests hang.
+pytestmark = pytest.mark.serial
+
 DEEZER = Path(__file__).resolve().parents[1] / "Fixtures" / "deezer"
 
 
