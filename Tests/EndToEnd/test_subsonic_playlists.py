@@ -224,3 +224,70 @@ def test_r_and_d_on_a_server_playlist_rename_and_delete_it_on_the_server(subsoni
     finally:
         if playlist in server_playlists(supysonic):
             server_call(supysonic, "deletePlaylist", id=playlist)
+
+
+def picker_selection(tui) -> str | None:
+    """The text of the picker's selected row: reverse video inside its box (a list's selected
+    row is reverse video from the first column)."""
+    for row in tui.cells()[: tui.height - 1]:
+        if row and "reverse" not in row[0][1]:
+            text = "".join(ch for ch, attrs in row if "reverse" in attrs).strip()
+            if text:
+                return text
+    return None
+
+
+def pick(tui, text: str) -> None:
+    """Moves the picker's selection down (j) until it is on `text`."""
+    for _ in range(30):
+        if text in (picker_selection(tui) or ""):
+            return
+        before = picker_selection(tui)
+        tui.keys("j")
+        tui.wait_for(lambda _: picker_selection(tui) != before or None, "the picker's cursor to move",
+                     timeout=2)
+    raise AssertionError(f"no picker row {text!r}; the screen:\n{tui.screen()}")
+
+
+def test_a_and_c_add_to_the_servers_playlists_and_make_new_ones_there(subsonic_tui, supysonic):
+    from test_subsonic import wait_status
+
+    playlist = make_playlist(supysonic, "Picker Mix", "Steps Up")
+    try:
+        tui = subsonic_tui
+        start_and_find(tui, "Middle A")
+        # A: the server's playlists come first in the picker, above Refrain's own.
+        tui.keys("A")
+        tui.wait_text("Add 1 to playlist", timeout=5)
+        screen = tui.wait_text("Picker Mix", timeout=10)
+        assert screen.index("On the server") < screen.index("Picker Mix") < screen.index("Refrain's playlists")
+        pick(tui, "Picker Mix")
+        tui.keys("Enter")
+        wait_status(tui, "added 1 track to Picker Mix on the server")
+        assert server_titles(supysonic, playlist) == ["Steps Up", "Middle A"]
+
+        # A, then "new playlist on the server": made there with the track in it.
+        tui.keys("A")
+        tui.wait_text("Add 1 to playlist", timeout=5)
+        pick(tui, "+ New playlist on the server")
+        tui.keys("Enter")
+        tui.wait_text("New playlist on the server, name:", timeout=5)
+        tui.type("Fresh Road")
+        tui.keys("Enter")
+        wait_status(tui, "created Fresh Road on the server with 1 track")
+        fresh = next(i for i, n in server_playlists(supysonic).items() if n == "Fresh Road")
+        assert server_titles(supysonic, fresh) == ["Middle A"]
+
+        # c in the Library pane makes an empty playlist on the server, listed there once made.
+        tui.keys("3")
+        tui.wait_text("+ New playlist on the server (c)", timeout=10)
+        tui.keys("c")
+        tui.wait_text("New playlist on the server, name:", timeout=5)
+        tui.type("Empty Shelf")
+        tui.keys("Enter")
+        tui.wait_text("≡ Empty Shelf", timeout=10)
+        assert "Empty Shelf" in server_playlists(supysonic).values()
+    finally:
+        for pid, name in server_playlists(supysonic).items():
+            if name in ("Picker Mix", "Fresh Road", "Empty Shelf"):
+                server_call(supysonic, "deletePlaylist", id=pid)

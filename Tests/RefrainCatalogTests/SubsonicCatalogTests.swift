@@ -160,13 +160,39 @@ final class SubsonicCatalogTests: XCTestCase {
         #""playlists":{"playlist":[{"id":"p-1","name":"Mix","songCount":2},"#
           + #"{"id":"p-2","name":"Mix","songCount":0}]}"#),
     ])
-    let made = try await catalog.createPlaylist(named: "Mix")
+    let made = try await catalog.createPlaylist(named: "Mix", with: [])
     XCTAssertEqual(made.id, "p-2", "the playlist that was not there before, not its namesake")
     XCTAssertEqual(made.trackCount, 0)
     XCTAssertEqual(
       transport.requests.map { sent($0).0 },
       ["/rest/getPlaylists.view", "/rest/createPlaylist.view", "/rest/getPlaylists.view"])
     XCTAssertEqual(sent(transport.requests[1]).1, ["name=Mix"])
+  }
+
+  func testANewPlaylistWithTracksNamesEverySongInCreatePlaylist() async throws {
+    let (catalog, transport) = provider([
+      ok(#""playlists":{}"#),
+      ok(#""playlist":{"id":"p-9","name":"Road","songCount":2}"#),
+    ])
+    let songs = ["s-1", "s-2"].map {
+      CatalogTrack(id: $0, provider: "subsonic", title: "Song \($0)")
+    }
+    let made = try await catalog.createPlaylist(named: "Road", with: songs)
+    XCTAssertEqual(made.id, "p-9")
+    XCTAssertEqual(sent(transport.requests[1]).0, "/rest/createPlaylist.view")
+    XCTAssertEqual(sent(transport.requests[1]).1, ["name=Road", "songId=s-1", "songId=s-2"])
+  }
+
+  func testATrackOfAnotherCatalogIsRefusedBeforeTheServerIsAsked() async throws {
+    let (catalog, transport) = provider([])
+    let foreign = CatalogTrack(id: "9", provider: "deezer", title: "Elsewhere")
+    do {
+      _ = try await catalog.createPlaylist(named: "Road", with: [foreign])
+      XCTFail("a Deezer track went into a server playlist")
+    } catch {
+      XCTAssertTrue("\(error)".contains("Elsewhere is not one of the Subsonic server's tracks"))
+    }
+    XCTAssertTrue(transport.requests.isEmpty, "no playlist was made for it")
   }
 
   func testAMoveSendsEverySongInTheNewOrderAndARemoveItsIndexFromZero() async throws {

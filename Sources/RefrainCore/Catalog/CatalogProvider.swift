@@ -186,8 +186,10 @@ public protocol CatalogPlaylists: Sendable {
   func playlists() async throws -> [PlaylistSummary]
   /// One playlist and all its tracks, in order.
   func playlistTracks(id: String) async throws -> (PlaylistSummary, [CatalogTrack])
-  /// Makes an empty playlist and returns it (with the server's id).
-  func createPlaylist(named name: String) async throws -> PlaylistSummary
+  /// Makes a playlist holding `tracks` (of this catalog; none for an empty one) and returns
+  /// it (with the server's id).
+  func createPlaylist(named name: String, with tracks: [CatalogTrack]) async throws
+    -> PlaylistSummary
   /// Renames a playlist.
   func renamePlaylist(id: String, to name: String) async throws
   /// Deletes a playlist.

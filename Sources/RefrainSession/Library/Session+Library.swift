@@ -142,7 +142,8 @@ extension Session {
       }
     case .create(let name):
       work = {
-        SessionJSON.line(PlaylistLine<String>(try await server.createPlaylist(named: name)))
+        SessionJSON.line(
+          PlaylistLine<String>(try await server.createPlaylist(named: name, with: [])))
       }
     case .rename(let id, let name):
       work = {
@@ -191,6 +192,39 @@ extension Session {
       default: session.notify(.libraryChanged)
       }
       then(result.mapError { $0 as? CommandFailure ?? CommandFailure("\($0)") })
+    }
+  }
+
+  /// Whether the catalog keeps playlists of its own (a Subsonic server), which playlist
+  /// commands then act on.
+  public var catalogKeepsPlaylists: Bool { catalog is any CatalogPlaylists }
+
+  /// Adds `tracks` to one of the server's playlists, or to a new one it makes first, in the
+  /// background; `then` gets a line saying what the server now holds once it has answered,
+  /// or why not.
+  ///
+  /// Only the server's own tracks go in its playlists: any other track is refused before the
+  /// server is asked, so no playlist is made for it.
+  public func addTracks(
+    _ tracks: [CatalogTrack], toServerPlaylist target: ServerPlaylistTarget,
+    then: @escaping (Answer) -> Void
+  ) {
+    guard let server = catalog as? any CatalogPlaylists else {
+      return then(.failure(CommandFailure("this catalog keeps no playlists of its own")))
+    }
+    let count = tracks.count == 1 ? "1 track" : "\(tracks.count) tracks"
+    background({ () async throws -> String in
+      switch target {
+      case .existing(let id, let name):
+        try await server.addTracks(tracks, toPlaylist: id)
+        return "added \(count) to \(name) on the server"
+      case .new(let name):
+        _ = try await server.createPlaylist(named: name, with: tracks)
+        return "created \(name) on the server" + (tracks.isEmpty ? "" : " with \(count)")
+      }
+    }) { session, result in
+      session.notify(.libraryChanged)
+      then(result.mapError { CommandFailure("\($0)") })
     }
   }
 
@@ -381,4 +415,12 @@ private struct EntryLine: Encodable {
 /// Why a playlist position cannot be used: `position 3 is outside the playlist (it has 1 track)`.
 private func outside(_ position: Int, count: Int) -> String {
   "position \(position) is outside the playlist (it has \(count) track\(count == 1 ? "" : "s"))"
+}
+
+/// Which of the catalog server's playlists tracks go to.
+public enum ServerPlaylistTarget: Sendable, Equatable {
+  /// A playlist the server has: its id, and its name for the answer.
+  case existing(id: String, name: String)
+  /// A new playlist with this name, made first.
+  case new(name: String)
 }

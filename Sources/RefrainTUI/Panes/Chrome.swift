@@ -145,19 +145,21 @@ struct Chrome {
     switch model.overlay {
     case .help:
       drawHelp(into: &grid)
-    case .picker(let tracks, let playlists, var cursor):
-      let names = playlists.map(\.name) + ["+ New playlist…"]
+    case .picker(let picker):
+      let rows = picker.rows
+      var cursor = picker.cursor
       let width = min(grid.width - 4, 50)
-      let height = min(grid.height - 6, names.count + 2)
+      let height = min(grid.height - 6, rows.count + 2)
       let box = Rect(x: (grid.width - width) / 2, y: 3, width: width, height: height)
-      drawOverlayBox(box, title: "Add \(tracks.count) to playlist", into: &grid)
+      drawOverlayBox(box, title: "Add \(picker.tracks.count) to playlist", into: &grid)
       // Long lists scroll with the selection.
-      cursor.clamp(rows: names.map { ListRow(text: $0) }, height: height - 2)
+      cursor.clamp(rows: rows, height: height - 2)
       layout.picker = cursor
-      for (row, name) in names.enumerated().dropFirst(cursor.top).prefix(height - 2) {
-        let style: Style = row == cursor.selection ? .selected : .normal
-        let y = box.y + 1 + row - cursor.top
-        grid.put(name, x: box.x + 2, y: y, maxWidth: width - 4, style: style)
+      for (index, row) in rows.enumerated().dropFirst(cursor.top).prefix(height - 2) {
+        let style: Style = index == cursor.selection ? .selected : row.isHeader ? .title : .normal
+        let y = box.y + 1 + index - cursor.top
+        grid.put(
+          row.text, x: box.x + (row.isHeader ? 1 : 2), y: y, maxWidth: width - 4, style: style)
       }
     default:
       break

@@ -13,7 +13,7 @@ struct LibraryPane: ListSource {
   /// (rows keep their places when they arrive).
   func rows(_ content: ListContent) -> [ListRow] {
     let server = content.browsing.serverLists.map(Self.serverRows) ?? []
-    return server + ownRows(content)
+    return server + ownRows(content, newPlaylistKey: server.isEmpty)
   }
 
   /// Under a catalog that keeps its own lists (a Subsonic server), above Refrain's own: the
@@ -28,13 +28,18 @@ struct LibraryPane: ListSource {
       let none = ListRow(text: "None", style: .dim)
       return [.header("Server playlists")]
         + (playlists.isEmpty ? [none] : playlists.map { ListPane.itemRow(.playlist($0)) })
+        + [
+          ListRow(text: "+ New playlist on the server (c)", style: .dim, action: .newServerPlaylist)
+        ]
         + [.header("Starred on the server")]
         + (starred.isEmpty ? [none] : starred.map(ListPane.itemRow))
     }
   }
 
-  /// Refrain's own lists: the playlists, the collection and the radio stations.
-  private func ownRows(_ content: ListContent) -> [ListRow] {
+  /// Refrain's own lists: the playlists, the collection and the radio stations. `c` makes
+  /// a playlist here only when no server's playlists are listed above (it goes to the
+  /// server's then), so only then does "new playlist" name the key.
+  private func ownRows(_ content: ListContent, newPlaylistKey: Bool) -> [ListRow] {
     guard content.libraryAvailable else {
       return [
         ListRow(text: "The library database is not available.", style: .error, isHeader: true)
@@ -45,7 +50,7 @@ struct LibraryPane: ListSource {
         content.browsing.libraryReadError.map {
           ListRow(text: "Playlists: \($0)", style: .error, isHeader: true)
         } ?? .header("Playlists (loading…)")
-      return [header] + Self.collectionRows
+      return [header] + Self.collectionRows(newPlaylistKey)
     }
     var rows: [ListRow] = [.header("Playlists")]
     for playlist in snapshot.playlists {
@@ -54,7 +59,7 @@ struct LibraryPane: ListSource {
           text: "≡ \(playlist.name)", detail: "\(playlist.trackCount) tracks",
           action: .libraryPlaylist(playlist)))
     }
-    return rows + Self.collectionRows + Self.radioRows(snapshot.stations)
+    return rows + Self.collectionRows(newPlaylistKey) + Self.radioRows(snapshot.stations)
   }
 
   /// The Radio section: each station, or how to add one.
@@ -69,14 +74,19 @@ struct LibraryPane: ListSource {
       + stations.map { ListRow(text: "◎ \($0.name)", detail: $0.url, action: .station($0)) }
   }
 
-  /// Below the playlists: "new playlist", then the collection.
-  private static let collectionRows: [ListRow] = [
-    ListRow(text: "+ New playlist (c)", style: .dim, action: .newPlaylist),
-    .header("Collection"),
-    ListRow(text: "♥ Liked tracks", action: .likedTracks),
-    ListRow(text: "◉ Saved albums", action: .savedAlbums),
-    ListRow(text: "↺ Recently played", action: .history),
-  ]
+  /// Below the playlists: "new playlist" (naming `c` when that key makes one here), then
+  /// the collection.
+  private static func collectionRows(_ newPlaylistKey: Bool) -> [ListRow] {
+    [
+      ListRow(
+        text: newPlaylistKey ? "+ New playlist (c)" : "+ New playlist", style: .dim,
+        action: .newPlaylist),
+      .header("Collection"),
+      ListRow(text: "♥ Liked tracks", action: .likedTracks),
+      ListRow(text: "◉ Saved albums", action: .savedAlbums),
+      ListRow(text: "↺ Recently played", action: .history),
+    ]
+  }
 
   /// Rename (with a name: at once; without: asks) and delete (asks) on a playlist's row,
   /// Refrain's own or the server's.

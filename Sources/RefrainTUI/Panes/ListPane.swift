@@ -16,6 +16,8 @@ struct ListRow {
     case likedTracks
     case history
     case newPlaylist
+    /// A new playlist on the catalog's server.
+    case newServerPlaylist
     case queueEntry(Int)
     case playlistEntry(PlaylistEntry, playlistID: Int64)
     /// A radio station: Enter plays it.
@@ -309,7 +311,7 @@ struct ListPane: Pane {
     case .likedTracks: return .library(.liked)
     case .history: return .library(.history(limit: LibraryPane.historyLength))
     case .none, .playAll: return openList.isEmpty ? .nothing : .now(openList)
-    case .recentSearch, .savedAlbums, .newPlaylist, .station: return .nothing
+    case .recentSearch, .savedAlbums, .newPlaylist, .newServerPlaylist, .station: return .nothing
     }
   }
 

@@ -5,14 +5,15 @@ import RefrainCore
 enum Overlay {
   case help
   case input(title: String, editor: LineEditor, purpose: InputPurpose)
-  case picker(tracks: [CatalogTrack], playlists: [LibraryPlaylist], cursor: ListCursor)
+  case picker(PlaylistPicker)
   case confirm(question: String, action: ConfirmAction)
 }
 
 /// What a line of input is for.
 enum InputPurpose {
   case command
-  case newPlaylist(adding: [CatalogTrack])
+  /// A new playlist for these tracks: on the catalog's server, or Refrain's own.
+  case newPlaylist(adding: [CatalogTrack], onServer: Bool)
   case rename(Int64)
   /// Renames a playlist of the catalog's server.
   case renameOnServer(String)
@@ -46,8 +47,8 @@ enum OverlayResult {
   case submitted(String, InputPurpose)
   /// The question was answered yes.
   case confirmed(ConfirmAction)
-  /// The picker chose a playlist for the tracks; `nil` is "new playlist".
-  case picked(LibraryPlaylist?, tracks: [CatalogTrack])
+  /// The picker chose where the tracks go: a playlist, or a new one.
+  case picked(PlaylistPicker.Choice, tracks: [CatalogTrack])
 }
 
 extension Overlay {
@@ -77,19 +78,13 @@ extension Overlay {
     switch self {
     case .help:
       return [.back, .help, .open, .quit].contains(command) ? .closed : .closedPassing
-    case .picker(let tracks, let playlists, var cursor):
-      let rows =
-        playlists.map { ListRow(text: $0.name, action: .libraryPlaylist($0)) }
-        + [ListRow(text: "+ New playlist…", action: .newPlaylist)]
+    case .picker(var picker):
       switch command {
       case .move(let move):
-        cursor.move(move, rows: rows, page: 8)
-        return .open(.picker(tracks: tracks, playlists: playlists, cursor: cursor))
+        picker.move(move, page: 8)
+        return .open(.picker(picker))
       case .open:
-        if case .libraryPlaylist(let playlist) = rows[cursor.selection].action {
-          return .picked(playlist, tracks: tracks)
-        }
-        return .picked(nil, tracks: tracks)
+        return .picked(picker.selected, tracks: picker.tracks)
       case .back, .quit:
         return .closed
       default:

@@ -16,9 +16,8 @@ extension App {
     session.refreshLibrary(open: open) { [weak self] playlists in self?.show(playlists) }
   }
 
-  /// Puts what was read on the panes: the open playlists, and the picker's list. The
-  /// picker's selection stays on the same playlist, or on "new playlist"; a picker that had
-  /// no playlist to list starts at the top, as one opened now would.
+  /// Puts what was read on the panes: the open playlists, and the picker's list (see
+  /// ``PlaylistPicker/update(own:server:)`` for where its selection goes).
   private func show(_ playlists: [Int64: LibraryPlaylistRead]) {
     for (pane, stack) in details {
       guard case .libraryPlaylist(let playlist, _)? = stack.last?.content,
@@ -27,16 +26,19 @@ extension App {
       lists[pane]?.details[stack.count - 1].content = .libraryPlaylist(
         fresh.playlist, fresh.entries)
     }
-    if case .picker(let tracks, let old, var cursor) = overlay {
-      let fresh = librarySnapshot?.playlists ?? []
-      if old.indices.contains(cursor.selection) {
-        let id = old[cursor.selection].id
-        cursor.selection = fresh.firstIndex { $0.id == id } ?? min(cursor.selection, fresh.count)
-      } else if !old.isEmpty {
-        cursor.selection = fresh.count  // "+ New playlist…"
-      }
-      overlay = .picker(tracks: tracks, playlists: fresh, cursor: cursor)
+    if case .picker(var picker) = overlay {
+      picker.update(own: librarySnapshot?.playlists ?? [])
+      overlay = .picker(picker)
     }
+  }
+
+  /// Has an open picker list the server's playlists as last read.
+  func followServerPlaylists() {
+    guard case .picker(var picker) = overlay, let fresh = serverPlaylists,
+      picker.server != fresh
+    else { return }
+    picker.update(server: .some(fresh))
+    overlay = .picker(picker)
   }
 
   /// Pushes a detail view of a library list that says "loading" on the focused pane and

@@ -7,13 +7,48 @@ import RefrainSession
 extension App {
   /// Opens the playlist picker for `tracks`, unless another overlay took the screen meanwhile.
   ///
-  /// It lists the snapshot's playlists at once and asks for a fresh one, which it follows
-  /// when it arrives.
+  /// It lists the playlists last read at once (the server's first, under a catalog that
+  /// keeps its own) and asks for fresh ones, which it follows when they arrive.
   func pickPlaylist(for tracks: [CatalogTrack]) {
     guard overlay == nil else { return }
     overlay = .picker(
-      tracks: tracks, playlists: librarySnapshot?.playlists ?? [], cursor: ListCursor())
+      PlaylistPicker(
+        tracks: tracks, own: librarySnapshot?.playlists ?? [], server: serverPlaylists))
     refreshLibrary()
+  }
+
+  /// The server's playlists as last read: `nil` when the catalog keeps none, empty until read.
+  var serverPlaylists: [PlaylistSummary]? {
+    guard session.catalogKeepsPlaylists else { return nil }
+    if case .loaded(let playlists, _)? = session.browsing.serverLists { return playlists }
+    return []
+  }
+
+  /// Carries out the picker's choice for `tracks`.
+  func add(_ tracks: [CatalogTrack], to choice: PlaylistPicker.Choice) {
+    switch choice {
+    case .own(let playlist):
+      session.editLibrary("added \(tracks.count) to \(playlist.name)") {
+        try $0.addTracks(tracks, toPlaylist: playlist.id, at: nil)
+      }
+    case .newOwn: createPlaylist(named: nil, adding: tracks, onServer: false)
+    case .server(let playlist):
+      addOnServer(tracks, .existing(id: playlist.id, name: playlist.title))
+    case .newOnServer: createPlaylist(named: nil, adding: tracks, onServer: true)
+    case .header: break
+    }
+  }
+
+  /// Adds `tracks` to a playlist of the server's; the status line says so once the server
+  /// has answered (or why not), and an open playlist of the server's is read again.
+  func addOnServer(_ tracks: [CatalogTrack], _ target: ServerPlaylistTarget) {
+    session.addTracks(tracks, toServerPlaylist: target) { [weak self] answer in
+      switch answer {
+      case .success(let text): self?.setStatus(text, error: false)
+      case .failure(let failure): self?.setStatus(failure.message, error: true)
+      }
+      if case .existing(let id, _) = target { self?.reloadOpenServerPlaylist(id) }
+    }
   }
 
   // MARK: - Effects
@@ -55,15 +90,23 @@ extension App {
       case .failure(let failure): setStatus(failure.message, error: true)
       case .success:
         setStatus("playlist updated on the server", error: false)
-        guard let depth = lists[target]?.details.count, depth > 0,
-          case .playlist(let open)? = lists[target]?.details.last?.content,
-          open.playlist.id == edit.playlistID,
-          let (title, load) = CatalogDetail.load(for: .playlist(open.playlist))
-        else { return }
-        session.loadDetail(title, load) { [weak self] detail in
-          guard let self, lists[target]?.details.count == depth else { return }
-          lists[target]?.details[depth - 1].content = detail
-        }
+        if let id = edit.playlistID { reloadOpenServerPlaylist(id, on: target) }
+      }
+    }
+  }
+
+  /// Reads again, from the server, the playlist `id` when it is open on `pane` (by default,
+  /// every pane).
+  private func reloadOpenServerPlaylist(_ id: String, on pane: Command.Pane? = nil) {
+    for target in pane.map({ [$0] }) ?? Array(lists.keys) {
+      guard let depth = lists[target]?.details.count, depth > 0,
+        case .playlist(let open)? = lists[target]?.details.last?.content,
+        open.playlist.id == id,
+        let (title, load) = CatalogDetail.load(for: .playlist(open.playlist))
+      else { continue }
+      session.loadDetail(title, load) { [weak self] detail in
+        guard let self, lists[target]?.details.count == depth else { return }
+        lists[target]?.details[depth - 1].content = detail
       }
     }
   }
@@ -96,7 +139,8 @@ extension App {
     case .likedTracks: pushLibraryDetail(.liked)
     case .savedAlbums: pushLibraryDetail(.savedAlbums)
     case .history: pushLibraryDetail(.history(limit: LibraryPane.historyLength))
-    case .newPlaylist: createPlaylist(named: nil, adding: [])
+    case .newPlaylist: createPlaylist(named: nil, adding: [], onServer: false)
+    case .newServerPlaylist: createPlaylist(named: nil, adding: [], onServer: true)
     case .queueEntry(let index):
       if room != nil, let track = presenter.queue.track(at: index) {
         show(session.play([track], startAt: 0))  // the room decides

@@ -60,14 +60,9 @@ extension App {
     case .confirmed(let action):
       overlay = nil
       confirm(action)
-    case .picked(let playlist?, let tracks):
+    case .picked(let choice, let tracks):
       overlay = nil
-      session.editLibrary("added \(tracks.count) to \(playlist.name)") {
-        try $0.addTracks(tracks, toPlaylist: playlist.id, at: nil)
-      }
-    case .picked(nil, let tracks):
-      overlay = nil
-      createPlaylist(named: nil, adding: tracks)
+      add(tracks, to: choice)
     }
     return true
   }

@@ -48,8 +48,9 @@ extension App {
     let frame = frame(width: width, height: height)
     layout = frame.layout
     if let cursor = frame.layout.list?.cursor { list.cursor = cursor }
-    if case .picker(let tracks, let playlists, _) = overlay, let cursor = frame.layout.picker {
-      overlay = .picker(tracks: tracks, playlists: playlists, cursor: cursor)
+    if case .picker(var picker) = overlay, let cursor = frame.layout.picker {
+      picker.cursor = cursor
+      overlay = .picker(picker)
     }
     if let expires = status?.expires, now() >= expires { status = nil }
     if let request = frame.layout.cover { loadCover(request, into: \.cover) }

@@ -91,7 +91,8 @@ public final class App {
       case .progress(let text?): self?.setStatus(text, seconds: 60)
       case .progress(nil): self?.status = nil
       case .libraryChanged: self?.refreshLibrary()
-      case .player, .lyricsChanged, .browsingChanged: break
+      case .browsingChanged: self?.followServerPlaylists()
+      case .player, .lyricsChanged: break
       }
     }
     session.loadHome()
@@ -225,7 +226,7 @@ public final class App {
         shouldQuit = true
       }
     case .newPlaylist(let name):
-      createPlaylist(named: name, adding: [])
+      createPlaylist(named: name, adding: [], onServer: session.catalogKeepsPlaylists)
     case .save where pane == .player && presenter.queue.current != nil:
       // The Player pane's `+` likes (or, on a server with stars, stars) what plays.
       if let current = presenter.queue.current {
@@ -302,8 +303,8 @@ public final class App {
       } catch {
         setStatus("\(error)", error: true)
       }
-    case .newPlaylist(let tracks):
-      createPlaylist(named: text, adding: tracks)
+    case .newPlaylist(let tracks, let onServer):
+      createPlaylist(named: text, adding: tracks, onServer: onServer)
     case .rename(let id):
       guard !text.isEmpty else { return }
       session.editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
@@ -334,14 +335,19 @@ public final class App {
     }
   }
 
-  /// Creates a playlist holding `tracks` in the background; without a name, asks for one.
-  func createPlaylist(named name: String?, adding tracks: [CatalogTrack]) {
-    guard library != nil else { return setStatus("the library is not available", error: true) }
+  /// Creates a playlist holding `tracks` in the background, on the catalog's server or in
+  /// Refrain's library; without a name, asks for one.
+  func createPlaylist(named name: String?, adding tracks: [CatalogTrack], onServer: Bool) {
+    guard onServer || library != nil else {
+      return setStatus("the library is not available", error: true)
+    }
     guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
       overlay = .input(
-        title: "New playlist name:", editor: LineEditor(), purpose: .newPlaylist(adding: tracks))
+        title: onServer ? "New playlist on the server, name:" : "New playlist name:",
+        editor: LineEditor(), purpose: .newPlaylist(adding: tracks, onServer: onServer))
       return
     }
+    if onServer { return addOnServer(tracks, .new(name: name)) }
     let message =
       "created \(name)"
       + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")")

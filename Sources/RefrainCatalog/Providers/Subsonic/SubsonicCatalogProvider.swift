@@ -303,10 +303,14 @@ extension SubsonicCatalogProvider: CatalogPlaylists {
 
   /// `createPlaylist` with `name`. A server before API 1.14 answers without the playlist, so
   /// its id is the one `getPlaylists` lists with that name that was not there before.
-  public func createPlaylist(named name: String) async throws -> PlaylistSummary {
+  public func createPlaylist(named name: String, with tracks: [CatalogTrack]) async throws
+    -> PlaylistSummary
+  {
     let (_, mapping) = try connected()
+    let songs = try songIDs(tracks)
     let before = Set(try await playlists().map(\.id))
-    let created = try await call(SubsonicCreatedBody.self, "createPlaylist", [("name", name)])
+    let created = try await call(
+      SubsonicCreatedBody.self, "createPlaylist", [("name", name)] + songs.map { ("songId", $0) })
     if let record = created.playlist { return mapping.playlist(record) }
     guard
       let made = try await playlists().first(where: { $0.title == name && !before.contains($0.id) })
@@ -329,11 +333,16 @@ extension SubsonicCatalogProvider: CatalogPlaylists {
   /// `updatePlaylist` with a `songIdToAdd` for each track; any track of another catalog is
   /// refused before anything is sent.
   public func addTracks(_ tracks: [CatalogTrack], toPlaylist id: String) async throws {
+    try await update(id, try songIDs(tracks).map { ("songIdToAdd", $0) })
+  }
+
+  /// The server's song ids of `tracks`; throws for a track of another catalog.
+  private func songIDs(_ tracks: [CatalogTrack]) throws -> [String] {
     if let other = tracks.first(where: { $0.provider != name }) {
       throw CatalogError.unavailable(
         "\(other.title) is not one of the Subsonic server's tracks; only those go in its playlists")
     }
-    try await update(id, tracks.map { ("songIdToAdd", $0.id) })
+    return tracks.map(\.id)
   }
 
   /// `updatePlaylist` with `songIndexToRemove` (which counts from 0).
