@@ -8,7 +8,7 @@ struct ConfigCommand: ParsableCommand {
     commandName: "config",
     abstract: "Print the default configuration file, or check yours.",
     discussion: """
-      The file is $XDG_CONFIG_HOME/refrain/config.toml (~/.config/refrain/config.toml).
+      The file is $XDG_CONFIG_HOME/refrain/config.toml (~/.config/refrain/config.toml). \
       `refrain config --print-defaults > ~/.config/refrain/config.toml` starts one.
       """)
 

@@ -7,9 +7,9 @@ struct CtlCommand: ParsableCommand {
     commandName: "ctl",
     abstract: "Control a running Refrain: status, play, pause, toggle, next, prev, seek, volume…",
     discussion: """
-      The commands are the same as the `:` prompt's: status, play, pause, toggle, next, prev,
-      seek ±SEC|SEC|mm:ss, volume ±N|N, queue add PATH|URL, queue clear, lyrics line N,
-      playlist list|show ID|create NAME|rename ID NAME|delete ID|add ID PATH|remove ID POS|
+      The commands are the same as the `:` prompt's: status, play, pause, toggle, next, prev, \
+      seek ±SEC|SEC|mm:ss, volume ±N|N, queue add PATH|URL, queue clear, lyrics line N, \
+      playlist list|show ID|create NAME|rename ID NAME|delete ID|add ID PATH|remove ID POS|\
       move ID FROM TO, quit.
       `status` prints one JSON object; `status --watch` prints one line per change.
       """)

@@ -14,12 +14,12 @@ struct PlayCommand: ParsableCommand {
     abstract:
       "Play audio files (MP3, FLAC, Ogg Vorbis, Opus, M4A, WAV), URLs or internet radio without the full-screen player.",
     discussion: """
-      Several files play as a queue. A URL of an Icecast or SHOUTcast stream, or a .pls, .m3u
-      or .m3u8 playlist, plays internet radio: its titles are shown and it reconnects when it
-      drops. With --events, stdout carries one JSON object per line (start, position, line,
-      end, error; for radio metadata, reconnecting, reconnected), and stdin accepts commands,
+      Several files play as a queue. A URL of an Icecast or SHOUTcast stream, or a .pls, .m3u \
+      or .m3u8 playlist, plays internet radio: its titles are shown and it reconnects when it \
+      drops. With --events, stdout carries one JSON object per line (start, position, line, \
+      end, error; for radio metadata, reconnecting, reconnected), and stdin accepts commands, \
       one per line:
-      pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, line N (seek to lyric
+      pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, line N (seek to lyric \
       line N), nudge ±MS (shift the lyrics), next, stop.
       """)
 

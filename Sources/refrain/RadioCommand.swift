@@ -10,8 +10,8 @@ struct RadioCommand: ParsableCommand {
     commandName: "radio",
     abstract: "Radio stations kept in the library: add, list, remove.",
     discussion: """
-      A station is a name and the URL of an Icecast or SHOUTcast stream, or of its playlist
-      (.pls, .m3u, .m3u8). Play one with `refrain play URL`, or from the Library pane's Radio
+      A station is a name and the URL of an Icecast or SHOUTcast stream, or of its playlist \
+      (.pls, .m3u, .m3u8). Play one with `refrain play URL`, or from the Library pane's Radio \
       section. See docs/home-server.md.
       """,
     subcommands: [Add.self, List.self, Remove.self])

@@ -10,9 +10,9 @@ struct SearchCommand: ParsableCommand {
     commandName: "search",
     abstract: "Search a catalog for tracks, albums, artists or playlists.",
     discussion: """
-      With --json, stdout is one JSON array; each result is
-      {"kind","id","title","artist","album","duration","playable"} with absent fields left out
-      (for artists and playlists, title is the name). Tracks that cannot be played add
+      With --json, stdout is one JSON array; each result is \
+      {"kind","id","title","artist","album","duration","playable"} with absent fields left out \
+      (for artists and playlists, title is the name). Tracks that cannot be played add \
       "reason"; tracks imported from Spotify add "match": "local", "preview" or null.
       """)
 
