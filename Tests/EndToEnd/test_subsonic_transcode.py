@@ -109,6 +109,40 @@ def test_a_transcoded_track_is_heard_and_a_seek_is_refused_with_a_reason(refrain
     assert not [r for r in requests if any(w.startswith("timeOffset=") for w in r)], requests
 
 
+def test_mpris_says_a_refusing_track_cannot_seek_and_a_seek_from_it_changes_nothing(
+        refrain_bin, tmp_path, supysonic, recorder):
+    """The desktop's door: on a private session bus, `CanSeek` is false for the transcoded track
+    (playerctl then refuses to seek, as a widget greys its seek bar out), and a `Seek` sent
+    anyway leaves playback going on, with the same one-line reason on screen. (The recorder
+    runs so that the idle null sink is awake: without a reader its first stream stalls about
+    a second in, which the clock rightly follows.)"""
+    from test_mpris import BUS_NAME, Bus, wait_for
+
+    bus = Bus(tmp_path / "dbus")
+    tui = thin_link_tui(refrain_bin, tmp_path / "home", supysonic, "token")
+    tui.env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    try:
+        play_steps_up(tui)
+        wait_for(lambda: BUS_NAME in bus.names(), "Refrain on the bus")
+        assert bus.get(BUS_NAME, "org.mpris.MediaPlayer2.Player", "CanSeek") == "b false"
+        at_seek, seek_sent = position(tui), time.monotonic()
+        # playerctl reads CanSeek and sends nothing.
+        refused = bus.run("playerctl", "-p", "refrain", "position", "12", check=False)
+        assert refused.returncode != 0 and "No player could handle" in refused.stderr, refused
+        # A client that sends Seek anyway gets nothing done, and the screen says why.
+        bus.run("dbus-send", f"--bus={bus.address}", "--type=method_call", f"--dest={BUS_NAME}",
+                "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player.Seek", "int64:5000000")
+        tui.wait_text(REFUSAL, timeout=5)
+        time.sleep(1.5)
+        went_on, elapsed = position(tui) - at_seek, time.monotonic() - seek_sent
+        assert json.loads(ctl(tui, "status").stdout)["state"] == "playing"
+        recorder.stop(tail=0.1)
+    finally:
+        tui.close()
+        bus.close()
+    assert went_on == pytest.approx(elapsed, abs=0.3), (went_on, elapsed)
+
+
 def test_a_server_with_transcode_offset_seeks_by_asking_again_from_the_second(refrain_bin, tmp_path,
                                                                               supysonic, recorder):
     tui = thin_link_tui(refrain_bin, tmp_path / "home", supysonic, "offsets")

@@ -85,6 +85,17 @@ final class MPRISMappingTests: XCTestCase {
     XCTAssertFalse(state.canGoNext)
   }
 
+  func testATrackThatRefusesSeeksCannotSeekAndOneThatAsksAgainCan() {
+    var refusing = track()
+    refusing.seeking = .refused(reason: "seeking is not available")
+    XCTAssertFalse(
+      MPRISPlayerState(snapshot: snapshot(.playing, track: refusing), hasNext: false).canSeek)
+    var asking = track()
+    asking.seeking = .reRequest(parameter: "timeOffset")
+    XCTAssertTrue(
+      MPRISPlayerState(snapshot: snapshot(.playing, track: asking), hasNext: false).canSeek)
+  }
+
   // MARK: - Track ids
 
   func testTrackIDsNameTheQueueEntry() {

@@ -62,7 +62,8 @@ public struct MPRISPlayerState: Sendable, Equatable {
   public var canPlay: Bool
   /// Whether `Pause` (and `PlayPause`) can act: a track is current.
   public var canPause: Bool
-  /// Whether `Seek` and `SetPosition` work: a track is current and its length is known.
+  /// Whether `Seek` and `SetPosition` work: a track is current, its length is known, and it
+  /// does not refuse seeks (a stream its server transcodes with no way to start elsewhere).
   public var canSeek: Bool
 
   /// The properties for `snapshot`; `hasNext` says whether the queue has a track after the
@@ -77,7 +78,8 @@ public struct MPRISPlayerState: Sendable, Equatable {
     canGoPrevious = hasTrack
     canPlay = hasTrack || snapshot.queueCount > 0
     canPause = hasTrack
-    canSeek = hasTrack && snapshot.duration != nil
+    canSeek =
+      hasTrack && snapshot.duration != nil && snapshot.track?.seeking?.refusal == nil
   }
 
   /// MPRIS's volume (0...1) for a percentage.
