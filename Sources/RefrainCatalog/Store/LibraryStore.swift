@@ -40,6 +40,7 @@ public final class LibraryStore: Sendable {
     self.fileURL = fileURL
     buildingURL = nil
     try Self.createFolder(of: fileURL)
+    Self.keepPrivate(fileURL)
     var configuration = Configuration()
     configuration.label = "refrain.library"
     // Another Refrain process (a scan, the player) may hold the write lock for a moment.
@@ -90,6 +91,7 @@ public final class LibraryStore: Sendable {
     let building = Self.buildingURL(of: fileURL, process: getpid())
     unlink(building.path)
     buildingURL = building
+    Self.keepPrivate(building)
     var configuration = Configuration()
     configuration.label = "refrain.library.build"
     configuration.foreignKeysEnabled = true
@@ -172,6 +174,19 @@ public final class LibraryStore: Sendable {
       throw LibraryStoreError.cannotOpen(
         path: fileURL.path, reason: "\(error.localizedDescription)")
     }
+  }
+
+  /// Makes the library file readable by its owner only (mode 0600), creating it empty when
+  /// it is not there; SQLite gives its `-wal` and `-shm` files the same mode.
+  ///
+  /// The library holds the listening history and the stream URLs of a home server's tracks,
+  /// which carry the login's token. A file that cannot be changed is left as it is: opening
+  /// it reports any real trouble.
+  private static func keepPrivate(_ fileURL: URL) {
+    let descriptor = open(fileURL.path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return }
+    _ = fchmod(descriptor, 0o600)
+    close(descriptor)
   }
 
   /// `fsync` of the file or folder at `path`.
