@@ -28,7 +28,8 @@ enum DesktopFrontEnds {
   }
 
   /// Reads a local file's tags and finds the track's cover, as the Player pane does (the same
-  /// request, so the same file in `$XDG_CACHE_HOME/refrain/covers`).
+  /// album, so a file in `$XDG_CACHE_HOME/refrain/covers` the pane already fetched, of any
+  /// size; with none, a catalog cover that names its size is asked at the smallest bucket).
   static func detailsLookup(environment: [String: String]) -> TrackDetailsLookup {
     let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
     let cache = CoverDiskCache(

@@ -100,9 +100,10 @@ def tone_wav(path: Path, seconds: int, freqs: tuple[int, ...]) -> None:
         out.writeframes(np.repeat(mono, 2).tobytes())
 
 
-def make_music(folder: Path) -> Path:
-    """Encodes MUSIC into `folder` (flac and lame, with tags); returns the folder."""
-    for track in MUSIC:
+def make_music(folder: Path, tracks: list[Track] = MUSIC) -> Path:
+    """Encodes `tracks` (all of MUSIC by default) into `folder` (flac and lame, with tags);
+    returns the folder."""
+    for track in tracks:
         target = folder / track.file
         target.parent.mkdir(parents=True, exist_ok=True)
         wav = target.with_suffix(".wav")

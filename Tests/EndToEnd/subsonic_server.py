@@ -26,7 +26,8 @@ refuses `timeOffset` and lists no extensions.
 
 Every request is logged to DATA/requests.log as `PORTNAME METHOD AUTH [RANGE]` (AUTH is
 `token`, `apikey`, `password` or `none`; RANGE the `Range` header, when sent; a scrobble adds
-`submission=… time=…`; a transcoded stream `format=…`, `maxBitRate=…`, `timeOffset=…`),
+`submission=… time=…`; a transcoded stream `format=…`, `maxBitRate=…`, `timeOffset=…`; a
+`getCoverArt` the `size=…` asked),
 so a test can check that Refrain never sends `p=`, where it asked for
 bytes, and what it scrobbled. With SUPYSONIC_LISTENBRAINZ_URL set, USER's account is linked
 to a ListenBrainz there, to which supysonic forwards scrobbles.
@@ -133,6 +134,8 @@ class RequestLog:
         for name in ("format", "maxBitRate", "timeOffset"):  # stream.view, transcoded
             if name in query:
                 extra += f" {name}={query[name]}"
+        if method.startswith("getCoverArt") and "size" in query:
+            extra += f" size={query['size']}"
         with self.lock, self.path.open("a") as out:
             out.write(f"{port} {method} {auth}{extra}\n")
 

@@ -1,8 +1,9 @@
 import Foundation
 import RefrainCore
 
-/// Cover pictures on disk, one file per album named by a stable hash of its key, with a total
-/// size cap: the oldest files (by modification time) go first.
+/// Cover pictures on disk, one file per album (and per size asked, for a download that was
+/// asked at a size) named by a stable hash of its key, with a total size cap: the oldest
+/// files (by modification time) go first.
 ///
 /// Files are written whole or not at all (a temporary file renamed into place), so a reader
 /// such as an MPRIS client never sees half a picture.
@@ -38,17 +39,22 @@ public struct CoverDiskCache: Sendable {
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
-  /// The cache file for an album's picture in `format`.
-  public func file(albumKey: String, format: ImageFormat) -> URL {
-    directory.appendingPathComponent(Self.stem(albumKey: albumKey) + "." + format.fileExtension)
+  /// The cache file for an album's picture in `format`: `STEM.EXT`, or `STEM-SIZE.EXT` for
+  /// one downloaded at `size` pixels, so pictures of one album asked at different sizes
+  /// never replace each other.
+  public func file(albumKey: String, format: ImageFormat, size: Int? = nil) -> URL {
+    let suffix = size.map { "-\($0)" } ?? ""
+    return directory.appendingPathComponent(
+      Self.stem(albumKey: albumKey) + suffix + "." + format.fileExtension)
   }
 
-  /// The album's cached picture and its file, if there is one that is a PNG or JPEG within
-  /// `maxBytes` bytes.
-  public func cached(albumKey: String, maxBytes: Int) -> (file: URL, data: Data)? {
+  /// The album's cached picture (asked at `size` pixels, when given) and its file, if there
+  /// is one that is a PNG or JPEG within `maxBytes` bytes.
+  public func cached(albumKey: String, size: Int? = nil, maxBytes: Int) -> (file: URL, data: Data)?
+  {
     for format in [ImageFormat.jpeg, .png] {
-      let url = file(albumKey: albumKey, format: format)
-      guard let size = Self.fileSize(url), size <= maxBytes,
+      let url = file(albumKey: albumKey, format: format, size: size)
+      guard let bytes = Self.fileSize(url), bytes <= maxBytes,
         let data = try? Data(contentsOf: url), ImageFormat.sniff(data) != nil
       else { continue }
       return (url, data)
@@ -56,13 +62,16 @@ public struct CoverDiskCache: Sendable {
     return nil
   }
 
-  /// Stores an album's picture (replacing an earlier one, in either format) and evicts the
-  /// oldest other pictures while the folder holds more than `maxBytes`.
+  /// Stores an album's picture (asked at `size` pixels, when given), replacing an earlier
+  /// one of that size in either format, and evicts the oldest other pictures while the folder
+  /// holds more than `maxBytes`.
   ///
   /// An identical file already in place is only touched (its time renewed), not rewritten.
   @discardableResult
-  public func store(_ data: Data, format: ImageFormat, albumKey: String) throws(CoverError) -> URL {
-    let target = file(albumKey: albumKey, format: format)
+  public func store(_ data: Data, format: ImageFormat, albumKey: String, size: Int? = nil)
+    throws(CoverError) -> URL
+  {
+    let target = file(albumKey: albumKey, format: format, size: size)
     let manager = FileManager.default
     do {
       try manager.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -78,7 +87,7 @@ public struct CoverDiskCache: Sendable {
               ? "the disk is full (free some space)" : String(cString: strerror(failure.code)))
         }
       }
-      let other = file(albumKey: albumKey, format: format == .png ? .jpeg : .png)
+      let other = file(albumKey: albumKey, format: format == .png ? .jpeg : .png, size: size)
       try? manager.removeItem(at: other)
     } catch let error as CoverError {
       throw error

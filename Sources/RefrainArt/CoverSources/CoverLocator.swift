@@ -5,6 +5,9 @@ import RefrainCore
 /// its folder, then the catalog's cover (a file, or a download through the caller's fetch
 /// closure, once per album: it is kept in the disk cache).
 ///
+/// A catalog URL that names its size is asked at the bucket the request needs and kept per
+/// bucket; a cached picture of that bucket or a larger one is served, never a smaller one.
+///
 /// Every call reads files or waits on the network and decodes: run it on a background task,
 /// never on the UI thread. A failure is one `CoverError`; memory stays bounded by `limits`.
 public final class CoverLocator: Sendable {
@@ -60,10 +63,8 @@ public final class CoverLocator: Sendable {
         }) {
           return stored(found, request)
         }
-      } else if let hit = cache.cached(albumKey: request.albumKey, maxBytes: limits.maxBytes),
-        let format = ImageFormat.sniff(hit.data)
-      {
-        return LocatedCover(data: hit.data, format: format, source: .diskCache, cacheFile: hit.file)
+      } else if let hit = cachedDownload(request) {
+        return hit
       }
     }
     if let firstError { throw firstError }
@@ -79,16 +80,31 @@ public final class CoverLocator: Sendable {
     } catch {
       localError = error
     }
-    guard let url = request.catalogCover, !url.isFileURL,
-      ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let fetch
+    guard let download = request.download,
+      ["http", "https"].contains(download.url.scheme?.lowercased() ?? ""), let fetch
     else { throw localError ?? .notFound }
     let data: Data
     do {
-      data = try await fetch(url)
+      data = try await fetch(download.url)
     } catch {
       throw localError ?? .fetchFailed(reason: String(describing: error))
     }
-    return stored(try checked(data, source: .catalog(url)), request)
+    return stored(try checked(data, source: .catalog(download.url)), request, size: download.size)
+  }
+
+  /// The catalog cover downloaded earlier, from the disk cache: for a URL that names its
+  /// size, the first of the request's bucket and the larger ones that is cached.
+  func cachedDownload(_ request: CoverRequest) -> LocatedCover? {
+    guard let download = request.download else { return nil }
+    let sizes: [Int?] = download.size.map { CoverSizing.servingBuckets(for: $0) } ?? [nil]
+    for size in sizes {
+      if let hit = cache.cached(albumKey: request.albumKey, size: size, maxBytes: limits.maxBytes),
+        let format = ImageFormat.sniff(hit.data)
+      {
+        return LocatedCover(data: hit.data, format: format, source: .diskCache, cacheFile: hit.file)
+      }
+    }
+    return nil
   }
 
   /// The cover as half-block cells fitted into `box`, from the cell cache when this album was
@@ -177,11 +193,14 @@ public final class CoverLocator: Sendable {
     return LocatedCover(data: data, format: format, source: source, cacheFile: nil)
   }
 
-  /// `found` with its copy in the disk cache (none when the write failed: the cover still
-  /// shows).
-  private func stored(_ found: LocatedCover, _ request: CoverRequest) -> LocatedCover {
+  /// `found` with its copy in the disk cache, under the size it was asked at when given
+  /// (none when the write failed: the cover still shows).
+  private func stored(_ found: LocatedCover, _ request: CoverRequest, size: Int? = nil)
+    -> LocatedCover
+  {
     var found = found
-    found.cacheFile = try? cache.store(found.data, format: found.format, albumKey: request.albumKey)
+    found.cacheFile = try? cache.store(
+      found.data, format: found.format, albumKey: request.albumKey, size: size)
     return found
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What to find a cover for: the track's local file (if any), its album, and the catalog's
-/// cover URL (if any).
+/// What to find a cover for: the track's local file (if any), its album, the catalog's cover
+/// URL (if any) and the size it is drawn at.
 public struct CoverRequest: Hashable, Sendable {
   /// The audio file, when the track is local: its tag and its folder are searched.
   public var audioFile: URL?
@@ -9,11 +9,29 @@ public struct CoverRequest: Hashable, Sendable {
   public var albumKey: String
   /// The catalog's cover: a `file://` URL (the demo catalog) or an `http(s)` URL.
   public var catalogCover: URL?
+  /// The longer side, in pixels, of the picture drawn; `nil` for no size in particular.
+  ///
+  /// `nil` is the desktop's art. Only a catalog URL that names its size (``CoverSizing``) is
+  /// asked at it, rounded up to a bucket.
+  public var pixels: Int?
 
-  public init(audioFile: URL? = nil, albumKey: String, catalogCover: URL? = nil) {
+  public init(
+    audioFile: URL? = nil, albumKey: String, catalogCover: URL? = nil, pixels: Int? = nil
+  ) {
     self.audioFile = audioFile
     self.albumKey = albumKey
     self.catalogCover = catalogCover
+    self.pixels = pixels
+  }
+
+  /// The catalog's online cover as it is downloaded and cached: a URL that names its size
+  /// asks the bucket for ``pixels`` (the smallest bucket when `nil`) and is kept under that
+  /// bucket; any other URL is asked as it is and kept under the album alone.
+  public var download: (url: URL, size: Int?)? {
+    guard let url = catalogCover, !url.isFileURL else { return nil }
+    let bucket = CoverSizing.bucket(forPixels: pixels ?? 0)
+    guard let sized = CoverSizing.url(url, size: bucket) else { return (url, nil) }
+    return (sized, bucket)
   }
 
   /// The album key of an artist's album; falls back to `folder` (a local file's folder path)

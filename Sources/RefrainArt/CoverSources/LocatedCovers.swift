@@ -29,6 +29,9 @@ public protocol CoverProvider: Sendable {
 /// Covers found by a ``CoverLocator``: the track's embedded picture, an image in its folder,
 /// or its catalog's cover, as half blocks (from the locator's cell cache when the album
 /// was drawn at that size before) and, for the graphics protocols, as a PNG.
+///
+/// A catalog cover whose URL names its size is asked at the box's size in pixels (see
+/// ``pixels(for:png:)``), rounded up to one of ``CoverSizing/buckets``.
 public struct LocatedCovers: CoverProvider {
   /// The locator, with its disk cache (where MPRIS finds the cover file) and fetch.
   public let locator: CoverLocator
@@ -43,7 +46,7 @@ public struct LocatedCovers: CoverProvider {
   public func cover(for track: Track, fitting box: CellSize, png: Bool) async throws
     -> ScaledCover
   {
-    let request = Self.request(for: track)
+    let request = Self.request(for: track, pixels: Self.pixels(for: box, png: png))
     let cells = try await locator.halfBlockCover(for: request, in: box, colors: .trueColor)
     guard png else { return ScaledCover(cells: cells) }
     let located = try await locator.locate(request)
@@ -55,14 +58,22 @@ public struct LocatedCovers: CoverProvider {
     return ScaledCover(cells: cells, png: encoded)
   }
 
+  /// The longer side, in pixels, of a picture that fills `box`: one pixel wide and two high
+  /// a cell in half blocks, ``pixelsPerCell`` for the PNG; the longer side so a picture of
+  /// any shape fills the box.
+  public static func pixels(for box: CellSize, png: Bool) -> Int {
+    let perCell = png ? pixelsPerCell : (width: 1, height: 2)
+    return max(box.columns * perCell.width, box.rows * perCell.height)
+  }
+
   /// What to look for: a local file's tag and folder, the album (shared by its tracks), and
-  /// the catalog's cover.
-  public static func request(for track: Track) -> CoverRequest {
+  /// the catalog's cover, to be drawn `pixels` large (`nil`: no size in particular).
+  public static func request(for track: Track, pixels: Int? = nil) -> CoverRequest {
     let file = track.location.isFileURL ? track.location : nil
     return CoverRequest(
       audioFile: file,
       albumKey: CoverRequest.albumKey(
         artist: track.artist, album: track.album, folder: file?.deletingLastPathComponent()),
-      catalogCover: track.coverURL)
+      catalogCover: track.coverURL, pixels: pixels)
   }
 }

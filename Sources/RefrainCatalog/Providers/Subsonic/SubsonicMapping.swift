@@ -4,11 +4,12 @@ import RefrainCore
 /// Turns a Subsonic server's records into the catalog's models.
 ///
 /// Tracks carry the authenticated `stream.view` URL of the file as stored, and covers the
-/// `getCoverArt.view` URL at ``coverSize`` pixels.
+/// `getCoverArt.view` URL with a `size` of ``coverSize`` pixels, which the cover locator
+/// replaces with the size the pane draws (RefrainArt's `CoverSizing`).
 struct SubsonicMapping: Sendable {
   /// The provider name stored in every model.
   static let provider = "subsonic"
-  /// The cover size asked of the server, in pixels: the Player pane's largest cover.
+  /// The cover size in the URL, in pixels: what a reader that does not size the URL asks.
   static let coverSize = 300
 
   /// Builds the URLs.
