@@ -76,6 +76,62 @@ final class SessionBrowseTests: XCTestCase {
     XCTAssertNil(loaded, "a list that failed to load hands nothing on")
   }
 
+  /// A server whose first read of its playlists answers late, with the lists from before an
+  /// edit; every later read answers at once with the lists after it.
+  private final class SlowFirstServer: CatalogProvider, CatalogPlaylists, @unchecked Sendable {
+    let name = "server"
+    private let lock = NSLock()
+    private var reads = 0
+
+    func playlists() async throws -> [PlaylistSummary] {
+      let read = lock.withLock {
+        reads += 1
+        return reads
+      }
+      if read == 1 {
+        try await Task.sleep(nanoseconds: 300_000_000)
+        return [PlaylistSummary(id: "p-1", provider: name, title: "Before the edit")]
+      }
+      return [PlaylistSummary(id: "p-1", provider: name, title: "After the edit")]
+    }
+    func home() async throws -> [HomeSection] { [] }
+    func search(_ query: String, kind: SearchKind, offset: Int, limit: Int) async throws
+      -> Page<CatalogItem>
+    { Page(items: [], offset: 0) }
+    func album(id: String) async throws -> AlbumDetail { throw CatalogError.notFound(id) }
+    func artist(id: String) async throws -> ArtistDetail { throw CatalogError.notFound(id) }
+    func playlist(id: String, offset: Int, limit: Int) async throws -> PlaylistDetail {
+      throw CatalogError.notFound(id)
+    }
+    func playlistTracks(id: String) async throws -> (PlaylistSummary, [CatalogTrack]) {
+      throw CatalogError.notFound(id)
+    }
+    func createPlaylist(named name: String, with tracks: [CatalogTrack]) async throws
+      -> PlaylistSummary
+    { throw CatalogError.unsupported("making playlists") }
+    func renamePlaylist(id: String, to name: String) async throws {}
+    func deletePlaylist(id: String) async throws {}
+    func addTracks(_ tracks: [CatalogTrack], toPlaylist id: String) async throws {}
+    func removeTrack(at position: Int, fromPlaylist id: String) async throws {}
+    func moveTrack(inPlaylist id: String, from: Int, to: Int) async throws {}
+  }
+
+  func testAnOlderReadOfTheServersListsAnsweringLateIsDropped() {
+    let session = makeSession()
+    session.catalog = SlowFirstServer()
+    session.refreshServerLists()  // answers late, with the lists from before the edit
+    session.refreshServerLists()  // after the edit: answers at once
+    let titles = { () -> [String]? in
+      guard case .loaded(let playlists, _)? = session.browsing.serverLists else { return nil }
+      return playlists.map(\.title)
+    }
+    drain(session) { titles() != nil }
+    XCTAssertEqual(titles(), ["After the edit"])
+    usleep(400_000)
+    session.drainInbox()
+    XCTAssertEqual(titles(), ["After the edit"], "the late answer changed nothing")
+  }
+
   func testLibraryListsReadTheirTracksFromTheFile() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("refrain-browse-\(UUID().uuidString)", isDirectory: true)

@@ -18,6 +18,8 @@ public struct Browsing {
   /// The lists the catalog's server keeps (a Subsonic server's playlists and stars); `nil`
   /// under a catalog that keeps none.
   public var serverLists: ServerLists?
+  /// Counts reads of the server's lists, so that only the latest one's answer is kept.
+  var serverListsRead = 0
 
   /// Nothing read yet.
   public init() {}
@@ -243,15 +245,21 @@ extension Session {
 
   /// Has the catalog's server's playlists and stars read again in the background, when the
   /// catalog keeps its own (a Subsonic server); until the first answer they are loading.
+  /// When reads overlap, only the latest one's answer is kept.
   public func refreshServerLists() {
     guard let server = catalog as? any CatalogPlaylists else { return }
     let starring = catalog as? any CatalogStarring
     if browsing.serverLists == nil { browsing.serverLists = .loading }
+    browsing.serverListsRead += 1
+    let read = browsing.serverListsRead
     background({
       async let playlists = server.playlists()
       let starred = try await starring?.starred() ?? []
       return (try await playlists, starred)
     }) { session, result in
+      // An earlier read that answers after a later one (a slow page of the server) would
+      // bring back lists from before an edit: only the latest read is kept.
+      guard read == session.browsing.serverListsRead else { return }
       switch result {
       case .success(let (playlists, starred)):
         session.browsing.serverLists = .loaded(playlists: playlists, starred: starred)
