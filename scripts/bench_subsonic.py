@@ -124,80 +124,249 @@ def login(binary: Path, env: dict, server: sh.SubsonicServer) -> None:
 
 # ---------------------------------------------------------------- b: search3
 
-def server_search_times(server: sh.SubsonicServer, iterations: int, warmup: int, limit: int) -> list[float]:
+# Reads, every 5 ms until stopped, the runnable tasks (/proc/loadavg's fourth field) and the
+# kernel's CPU pressure stall total (/proc/pressure/cpu, µs some task waited for a CPU);
+# prints `MONOTONIC RUNNABLE STALL_US` lines when it gets SIGTERM. A process of its own, so
+# that it takes no GIL from the harness's http.client timings.
+SAMPLER = r"""
+import signal, sys, time
+rows, stop = [], []
+signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+def psi():
+    try:
+        return int(open('/proc/pressure/cpu').readline().split('total=')[1])
+    except (OSError, IndexError, ValueError):
+        return -1
+print('ready', flush=True)
+while not stop:
+    run = int(open('/proc/loadavg').read().split()[3].split('/')[0])
+    rows.append(f'{time.monotonic():.6f} {run} {psi()}')
+    time.sleep(0.005)
+sys.stdout.write('\n'.join(rows) + '\n')
+"""
+
+
+class LoadSampler:
+    """Runnable tasks and CPU pressure on the machine, sampled every 5 ms in another process."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-c", SAMPLER], stdout=subprocess.PIPE, text=True)
+        self.proc.stdout.readline()
+        self.t = self.run = self.stall = None
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=30)
+        rows = np.array([[float(x) for x in line.split()] for line in out.splitlines() if line.strip()])
+        self.t, self.run, self.stall = rows[:, 0], rows[:, 1], rows[:, 2]
+
+    def during(self, start: float, end: float) -> tuple[float | None, float | None]:
+        """The most runnable tasks seen in [start, end] (monotonic s), and the CPU pressure's
+        share of that time (stall µs over the samples around it / wall µs)."""
+        if self.t is None:
+            return None, None
+        i0, i1 = np.searchsorted(self.t, start), np.searchsorted(self.t, end)
+        if i1 <= i0 or i0 == 0 or i1 >= len(self.t):
+            return None, None
+        most = float(self.run[i0:i1].max())
+        a, b = i0 - 1, i1
+        share = None if self.stall[a] < 0 else (self.stall[b] - self.stall[a]) / ((self.t[b] - self.t[a]) * 1e6)
+        return most, share
+
+
+def _loadavg() -> str:
+    return " ".join(open("/proc/loadavg", encoding="utf-8").read().split()[:3])
+
+
+def psi_total() -> int | None:
+    try:
+        return int(open("/proc/pressure/cpu", encoding="utf-8").readline().split("total=")[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def server_search_times(server: sh.SubsonicServer, iterations: int, warmup: int, limit: int,
+                        keep_alive: bool = False) -> tuple[list[float], list[float]]:
     """Milliseconds for the request Refrain sends (search3, one page of tracks), by http.client,
-    a new connection each time as curl would."""
+    a new connection each time as curl would (or one connection kept open with `keep_alive`,
+    as Refrain's URLSession keeps it), and the monotonic time each call started."""
     salt = "benchsalt1"
     token = hashlib.md5((sh.PASSWORD + salt).encode()).hexdigest()
-    times = []
+    times, starts = [], []
+    conn = None
     for i in range(warmup + iterations):
         q = urllib.parse.urlencode({
             "u": sh.USER, "t": token, "s": salt, "v": "1.16.1", "c": "refrain", "f": "json",
             "query": QUERIES[i % len(QUERIES)], "artistCount": "0", "albumCount": "0",
             "songCount": str(limit), "songOffset": "0"})
+        began = time.monotonic()
         t = time.perf_counter()
-        conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=10)
+        if conn is None:
+            conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=10)
         conn.request("GET", f"/rest/search3.view?{q}")
         body = conn.getresponse().read()
-        conn.close()
+        if not keep_alive:
+            conn.close()
+            conn = None
         dt = (time.perf_counter() - t) * 1000
         if b'"ok"' not in body:
             raise RuntimeError(f"search3 failed: {body[:200]!r}")
         if i >= warmup:
             times.append(dt)
-    return times
+            starts.append(began)
+    if conn is not None:
+        conn.close()
+    return times, starts
+
+
+# The four clients of 20b: the first is the figure against the target, the last its reference.
+CLIENTS = ("refrain", "transport", "keepalive", "server")
+
+
+def _server_log(server: sh.SubsonicServer) -> list[tuple[float, str, float]]:
+    path = server.data / "search-times.log"
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        arrived, port, ms = line.split()
+        rows.append((float(arrived), port, float(ms)))
+    return rows
 
 
 def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: int, log) -> dict:
     limit, warmup = 20, 20
-    out: dict = {"iterations": iterations, "queries": QUERIES, "limit": limit}
-    cmd = [str(ctx["bench_bin"]), "subsonic-search", *QUERIES, "--iterations", str(iterations),
-           "--warmup", str(warmup), "--limit", str(limit)]
+    rounds = 10 if iterations >= 500 else 4
+    per_round = iterations // rounds
+    out: dict = {"iterations": iterations, "queries": QUERIES, "limit": limit, "rounds": rounds,
+                 "warmup": warmup}
+    base = [str(ctx["bench_bin"]), "subsonic-search", *QUERIES, "--iterations", str(per_round),
+            "--warmup", str(warmup), "--limit", str(limit)]
     out["command"] = "refrain-bench subsonic-search " + " ".join(f"'{q}'" for q in QUERIES) + \
-        f" --iterations {iterations} --warmup {warmup} --limit {limit}"
-    # Alternate the two clients in rounds so the server's state and the machine's load are shared.
-    refrain_ms, server_ms = [], []
-    rounds = 4
-    for _ in range(rounds):
-        run = subprocess.run(cmd[:-6] + ["--iterations", str(iterations // rounds), "--warmup", str(warmup),
-                                         "--limit", str(limit)],
-                             env=dict(os.environ, **env), capture_output=True, text=True, timeout=600)
-        if run.returncode != 0:
-            out["error"] = run.stderr[-300:]
-            return out
-        r = json.loads(run.stdout)
-        refrain_ms += [x / 1e6 for x in r["ns"]]
-        out["items_per_call"] = r["items"] / max(1, r["iterations"])
-        server_ms += server_search_times(server, iterations // rounds, warmup, limit)
-    out["refrain_ms"], out["server_ms"] = refrain_ms, server_ms
-    for who, xs in (("refrain", refrain_ms), ("server", server_ms)):
-        out[f"{who}_p50"], out[f"{who}_p99"] = _pct(xs, 50), _pct(xs, 99)
+        f" --iterations {per_round} --warmup {warmup} --limit {limit}"
+    ms: dict = {c: [] for c in CLIENTS}
+    starts: dict = {c: [] for c in CLIENTS}
+    server_ms: dict = {c: [] for c in CLIENTS}
+    ports: dict = {c: set() for c in CLIENTS}
+    out["round_load"] = []
+    sampler = LoadSampler()
+    try:
+        # Rounds rotate the four clients' order, so that the server's state and the machine's
+        # load fall on each alike.
+        for r in range(rounds):
+            order = CLIENTS[r % 4:] + CLIENTS[:r % 4]
+            load = {"loadavg": _loadavg(), "order": list(order)}
+            for client in order:
+                before = len(_server_log(server))
+                psi0, t0 = psi_total(), time.monotonic()
+                if client in ("refrain", "transport"):
+                    cmd = base + (["--transport-only"] if client == "transport" else [])
+                    run = subprocess.run(cmd, env=dict(os.environ, **env), capture_output=True, text=True,
+                                         timeout=600)
+                    if run.returncode != 0:
+                        out["error"] = run.stderr[-300:]
+                        return out
+                    res = json.loads(run.stdout)
+                    got = [x / 1e6 for x in res["ns"]]
+                    began = [x / 1e9 for x in res["start_ns"]]
+                    if client == "refrain":
+                        out["items_per_call"] = res["items"] / max(1, res["iterations"])
+                    else:
+                        out["bytes_per_call"] = res["bytes"] / max(1, res["iterations"])
+                else:
+                    got, began = server_search_times(server, per_round, warmup, limit,
+                                                     keep_alive=client == "keepalive")
+                psi1, t1 = psi_total(), time.monotonic()
+                if psi0 is not None and psi1 is not None:
+                    load[f"{client}_cpu_pressure"] = (psi1 - psi0) / ((t1 - t0) * 1e6)
+                seen = _server_log(server)[before:]
+                ms[client] += got
+                starts[client] += began
+                # Calls are sequential: the server's lines are this client's calls, in order.
+                if len(seen) == warmup + per_round:
+                    server_ms[client] += [x for _, _, x in seen[warmup:]]
+                    ports[client] |= {p for _, p, _ in seen}
+                else:
+                    server_ms[client] += [None] * len(got)
+                    load[f"{client}_unpaired"] = len(seen)
+            load["loadavg_end"] = _loadavg()
+            out["round_load"].append(load)
+    finally:
+        sampler.stop()
+    out["ms"], out["server_side_ms"] = ms, server_ms
+    out["connections"] = {c: len(p) for c, p in ports.items()}
+    for c in CLIENTS:
+        xs = ms[c]
+        outside = [a - b for a, b in zip(xs, server_ms[c]) if b is not None]
+        out[f"{c}_p50"], out[f"{c}_p99"] = _pct(xs, 50), _pct(xs, 99)
+        out[f"{c}_server_p50"] = _pct(server_ms[c], 50)
+        out[f"{c}_server_p99"] = _pct(server_ms[c], 99)
+        out[f"{c}_outside_p50"], out[f"{c}_outside_p99"] = _pct(outside, 50), _pct(outside, 99)
+        # The slowest 1% of calls: how much of them the server took, and the machine's load then.
+        slow = sorted(range(len(xs)), key=lambda i: xs[i])[-max(1, len(xs) // 100):]
+        out[f"{c}_slowest"] = [
+            {"ms": xs[i], "server_ms": server_ms[c][i],
+             **dict(zip(("runnable", "pressure"),
+                        sampler.during(starts[c][i], starts[c][i] + xs[i] / 1000)))}
+            for i in sorted(slow, key=lambda i: -xs[i])]
+        during = [sampler.during(starts[c][i], starts[c][i] + xs[i] / 1000) for i in range(len(xs))]
+        pressures = [p for _, p in during if p is not None]
+        out[f"{c}_pressure_median"] = float(np.median(pressures)) if pressures else None
+        out[f"{c}_runnable_median"] = float(np.median([r for r, _ in during if r is not None])) \
+            if any(r is not None for r, _ in during) else None
+    # Back-compatible names for the figure against the target.
+    out["refrain_ms"], out["server_ms"] = ms["refrain"], ms["server"]
     log(f"subsonic search3: refrain p50 {out['refrain_p50']:.2f} p99 {out['refrain_p99']:.2f} ms; "
-        f"server p50 {out['server_p50']:.2f} p99 {out['server_p99']:.2f} ms")
+        f"server p50 {out['server_p50']:.2f} p99 {out['server_p99']:.2f} ms; outside the server: refrain "
+        f"{out['refrain_outside_p50']:.2f}/{out['refrain_outside_p99']:.2f}, http.client "
+        f"{out['server_outside_p50']:.2f}/{out['server_outside_p99']:.2f} ms")
     return out
 
 
 # ---------------------------------------------------------------- a: Enter to first sound
 
-def _enter_reps(ctx: dict, B, app, pane, rec_path: Path, reps: int) -> dict:
+# What 20a plays: the stored FLAC from supysonic, the same asked for as Opus and as MP3 at
+# 96 kbit/s (`[subsonic] transcode`, `max_bitrate = 96`, as the end-to-end tests ask), each
+# transcode started cold (supysonic's cache of finished transcodes emptied before each press),
+# Opus again from that cache, and the same file local.
+VARIANTS = {
+    "subsonic": {"provider": "subsonic"},
+    "opus": {"provider": "subsonic", "transcode": "opus", "cold": True},
+    "mp3": {"provider": "subsonic", "transcode": "mp3", "cold": True},
+    "opus-cached": {"provider": "subsonic", "transcode": "opus", "cold": False},
+    "local": {"provider": "local"},
+}
+BITRATE = 96
+# A transcoded first sound may take longer than a stored file's: listen this long after Enter.
+LISTEN = {"subsonic": 1.2, "local": 1.2}
+LISTEN_TRANSCODED = 2.5
+
+
+def _enter_reps(ctx: dict, B, app, pane, rec_path: Path, reps: int, listen: float = 1.2,
+                before=None) -> dict:
     rec = Recorder(ctx["sink"], rec_path)
     rec.start()
-    sent, sink = [], {}
+    sent, sink, notes = [], {}, []
     try:
         for i in range(reps):
             time.sleep(0.8)
+            if before:
+                notes.append(before())
             t = time.monotonic()
             pane.keys("Enter")
             sent.append(t)
-            time.sleep(1.2)
+            time.sleep(listen)
             if i == 0:
                 sink = B.sink_latency(ctx["sink"])
             app.ctl("stop")
     finally:
         recording = rec.stop(tail=0.3)
-    lat = [bfm._heard_after(recording, t, within=1.1) for t in sent]
-    return {"ms": [None if x is None else x * 1000 for x, _ in lat], "silent_before": [q for _, q in lat],
-            "offset_ms": sink.get("configured_ms")}
+    lat = [bfm._heard_after(recording, t, within=listen - 0.1) for t in sent]
+    out = {"ms": [None if x is None else x * 1000 for x, _ in lat], "silent_before": [q for _, q in lat],
+           "offset_ms": sink.get("configured_ms")}
+    if notes:
+        out["before"] = notes
+    return out
 
 
 class ProviderTUI(bt.RefrainTUI):
@@ -212,15 +381,107 @@ class ProviderTUI(bt.RefrainTUI):
         return [str(self.binary), "--output", self.output, "--provider", self.provider]
 
 
+def forget_transcodes(server: sh.SubsonicServer) -> int:
+    """Empties supysonic's cache of finished transcodes (it drops an entry whose file is gone);
+    returns how many it held."""
+    folder = server.data / "cache" / "transcodes"
+    gone = 0
+    for f in folder.glob("*") if folder.exists() else []:
+        if f.suffix != ".part":  # one being written: removing it would break that stream
+            f.unlink(missing_ok=True)
+            gone += 1
+    return gone
+
+
+def _token_query(**params: str) -> str:
+    salt = "benchsalt2"
+    token = hashlib.md5((sh.PASSWORD + salt).encode()).hexdigest()
+    return urllib.parse.urlencode({"u": sh.USER, "t": token, "s": salt, "v": "1.16.1", "c": "refrain",
+                                   **params})
+
+
+def song_id(server: sh.SubsonicServer, title: str) -> str:
+    conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=10)
+    conn.request("GET", "/rest/search3.view?" + _token_query(f="json", query=title, artistCount="0",
+                                                             albumCount="0", songCount="5"))
+    songs = json.loads(conn.getresponse().read())["subsonic-response"]["searchResult3"]["song"]
+    conn.close()
+    return next(s["id"] for s in songs if s["title"] == title)
+
+
+def server_stream_times(server: sh.SubsonicServer, sid: str, fmt: str | None, reps: int, cold: bool) -> dict:
+    """The server alone: `stream.view` by http.client, as Refrain asks for it (`format` and
+    `maxBitRate` when transcoding), timed to the answer's headers, its first byte and its end."""
+    params = {"id": sid} if fmt is None else {"id": sid, "format": fmt, "maxBitRate": str(BITRATE)}
+    rows = []
+    for _ in range(reps):
+        if cold:
+            forget_transcodes(server)
+        else:
+            time.sleep(0.05)
+        t = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=30)
+        conn.request("GET", "/rest/stream.view?" + _token_query(**params))
+        resp = conn.getresponse()
+        th = time.perf_counter()
+        first = resp.read(1)
+        tf = time.perf_counter()
+        rest = resp.read()
+        te = time.perf_counter()
+        conn.close()
+        if resp.status != 200 or not first:
+            raise RuntimeError(f"stream.view {params}: HTTP {resp.status} {(first + rest)[:200]!r}")
+        rows.append({"headers_ms": (th - t) * 1000, "first_byte_ms": (tf - t) * 1000, "end_ms": (te - t) * 1000,
+                     "bytes": 1 + len(rest), "type": resp.getheader("Content-Type")})
+    return {"runs": rows, **{f"{k}_median": float(np.median([r[k] for r in rows]))
+                             for k in ("headers_ms", "first_byte_ms", "end_ms")}}
+
+
+def ffmpeg_first_byte(track: Path, fmt: str, reps: int) -> dict:
+    """ffmpeg alone, as supysonic's `[transcoding]` line runs it: process start to its first
+    byte on the pipe (the start-up every cold transcode pays) and to its end."""
+    cmd = ["ffmpeg", "-v", "error", "-i", str(track), "-map", "0:a", "-b:a", f"{BITRATE}k", "-f", fmt, "-"]
+    first, whole = [], []
+    for _ in range(reps):
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc.stdout.read(1)
+        first.append((time.perf_counter() - t) * 1000)
+        proc.stdout.read()
+        proc.wait()
+        whole.append((time.perf_counter() - t) * 1000)
+    return {"command": " ".join(cmd[:4] + ["FILE"] + cmd[5:]), "first_byte_ms": first, "end_ms": whole,
+            "first_byte_median": float(np.median(first)), "end_median": float(np.median(whole))}
+
+
 def bench_first_sound(ctx: dict, B, root: Path, server: sh.SubsonicServer, reps: int, log) -> dict:
-    out: dict = {"reps": reps}
+    out: dict = {"reps": reps, "bitrate": BITRATE}
     tmp = ctx["tmp"] / "subsonic"
     pulse_env = {k: os.environ[k] for k in bt.PULSE_VARS if k in os.environ}
     track = root / "music" / "Bench Quartet" / "Steps" / "01 Bench Steps.flac"
     out["file_bytes"] = track.stat().st_size
-    for provider in ("subsonic", "local"):
-        app = ProviderTUI(ctx["bin"], tmp / provider, "pulse", pulse_env, provider)
+    sid = song_id(server, PLAY_TITLE)
+    # The server's own share: the same streams by http.client, and ffmpeg by itself.
+    out["server_stream"] = {"raw": server_stream_times(server, sid, None, reps, cold=False)}
+    for fmt in ("opus", "mp3"):
+        out["server_stream"][fmt] = server_stream_times(server, sid, fmt, reps, cold=True)
+        out["ffmpeg_" + fmt] = ffmpeg_first_byte(track, fmt, reps)
+    out["server_stream"]["opus-cached"] = server_stream_times(server, sid, "opus", reps, cold=False)
+    for name in ("raw", "opus", "mp3", "opus-cached"):
+        st = out["server_stream"][name]
+        log(f"subsonic stream.view {name} by http.client: headers {st['headers_ms_median']:.1f}, first byte "
+            f"{st['first_byte_ms_median']:.1f}, end {st['end_ms_median']:.1f} ms (median of {reps})")
+    for fmt in ("opus", "mp3"):
+        log(f"ffmpeg -f {fmt} alone: first byte {out['ffmpeg_' + fmt]['first_byte_median']:.1f} ms")
+    for name, v in VARIANTS.items():
+        provider = v["provider"]
+        app = ProviderTUI(ctx["bin"], tmp / name, "pulse", pulse_env, provider)
         env = dict(os.environ, **app.env)
+        if v.get("transcode"):
+            config = Path(app.env["XDG_CONFIG_HOME"]) / "refrain"
+            config.mkdir(parents=True, exist_ok=True)
+            (config / "config.toml").write_text(
+                f'[subsonic]\ntranscode = "{v["transcode"]}"\nmax_bitrate = {BITRATE}\n')
         if provider == "subsonic":
             login(ctx["bin"], app.env, server)
         else:
@@ -229,8 +490,15 @@ def bench_first_sound(ctx: dict, B, root: Path, server: sh.SubsonicServer, reps:
             shutil.copyfile(track, folder / track.name)
             subprocess.run([str(ctx["bin"]), "scan", str(folder)], env=env, capture_output=True, timeout=120,
                            check=True)
+        before = None
+        if v.get("transcode"):
+            if v["cold"]:
+                before = lambda: forget_transcodes(server)  # noqa: E731
+            else:
+                # One whole transcode first, so that every press finds it in supysonic's cache.
+                server_stream_times(server, sid, v["transcode"], 1, cold=False)
         try:
-            pane = app.start(f"enter-{provider}")
+            pane = app.start(f"enter-{name}")
             pane.wait_for(lambda s: "Recently added" in s or "Search" in s, timeout=20)
             time.sleep(1.0)
             pane.keys("/")
@@ -238,23 +506,28 @@ def bench_first_sound(ctx: dict, B, root: Path, server: sh.SubsonicServer, reps:
             pane.keys("Enter")
             pane.wait_for(lambda _: PLAY_TITLE in (pane.selected_row() or ""), timeout=15)
             time.sleep(0.5)
-            r = _enter_reps(ctx, B, app, pane, tmp / f"enter-{provider}.wav", reps)
-            r["command"] = f"refrain --output pulse --provider {provider} in tmux; / {PLAY_TITLE} Enter; key Enter"
-            out[provider] = r
+            listen = LISTEN.get(name, LISTEN_TRANSCODED)
+            r = _enter_reps(ctx, B, app, pane, tmp / f"enter-{name}.wav", reps, listen=listen, before=before)
+            config_text = (f'; [subsonic] transcode = "{v["transcode"]}", max_bitrate = {BITRATE}'
+                           if v.get("transcode") else "")
+            r["command"] = (f"refrain --output pulse --provider {provider} in tmux{config_text}; "
+                            f"/ {PLAY_TITLE} Enter; key Enter")
+            r["listen_s"] = listen
+            out[name] = r
         except Exception as e:  # noqa: BLE001 - a benchmark reports what it could not measure
-            out[provider] = {"error": f"{type(e).__name__}: {e}; {app.stderr()[-200:]}"}
+            out[name] = {"error": f"{type(e).__name__}: {e}; {app.stderr()[-200:]}"}
         finally:
             app.quit()
-        ms = (out[provider].get("ms") or [])
-        log(f"subsonic Enter→heard {provider}: {[None if x is None else round(x, 1) for x in ms]} ms")
+        ms = (out[name].get("ms") or [])
+        log(f"subsonic Enter→heard {name}: {[None if x is None else round(x, 1) for x in ms]} ms")
     return out
 
 
 # ---------------------------------------------------------------- run
 
 def run(ctx: dict, B, quick: bool, log, parts: str = "ab", library_files: int = 10_000) -> dict:
-    R: dict = {"load_start": B._loadavg(), "transcode": "not measured: the bench streams the stored file"}
-    missing = [t for t in ("flac", "tmux") if not shutil.which(t)]
+    R: dict = {"load_start": B._loadavg()}
+    missing = [t for t in ("flac", "tmux", "ffmpeg") if not shutil.which(t)]
     if missing:
         R["missing_tools"] = missing
         return R
