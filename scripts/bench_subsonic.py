@@ -2,11 +2,18 @@
 
 - **a, Enter to first sound**: the full-screen player with `--provider subsonic`, a FLAC track
   found with `/` and selected; `Enter` (tmux send-keys) to the first sample heard on the private
-  PulseAudio. The same file, scanned into the local library, under `--provider local` the same
-  way. Transcoded streams are not measured: Refrain has no `[subsonic] transcode` yet.
+  PulseAudio. The track as stored; transcoded by the server to Opus and to MP3 at 96 kbit/s
+  (`[subsonic] transcode`, `max_bitrate` in config.toml, as the end-to-end tests write them),
+  each press a new transcode (supysonic's cache of finished transcodes emptied first); Opus
+  again from that cache; and the same file, scanned into the local library, under
+  `--provider local`. The server's own share: the same `stream.view` requests by http.client,
+  timed to their first byte, and ffmpeg alone as supysonic runs it.
 - **b, `search3`**: `refrain-bench subsonic-search` times the provider's track search in-process
-  (stored login, no process start-up) against a server holding 10,000 tracks; the same requests
-  sent by Python's http.client (a new connection each, as curl) give the server's own time.
+  (stored login, no process start-up) against a server holding 10,000 tracks; `--transport-only`
+  the same request without decoding; the same requests sent by Python's http.client (a new
+  connection each, as curl) give the server's own time. The bench's server writes down its own
+  time for every call, so each call splits into the server's part and the rest; a separate
+  process samples the machine's CPU pressure, and each client's CPU time is counted.
 
 The server is supysonic 0.7.9 (Tests/EndToEnd/subsonic_harness.py's venv) behind the tests'
 token layer, with its audio unpaced (scripts/bench_subsonic_server.py). The 10,000-track folder
@@ -20,6 +27,7 @@ import hashlib
 import http.client
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -185,15 +193,13 @@ def psi_total() -> int | None:
         return None
 
 
-def server_search_times(server: sh.SubsonicServer, iterations: int, warmup: int, limit: int,
-                        keep_alive: bool = False) -> tuple[list[float], list[float]]:
+def server_search_times(server: sh.SubsonicServer, iterations: int, warmup: int,
+                        limit: int) -> tuple[list[float], list[float]]:
     """Milliseconds for the request Refrain sends (search3, one page of tracks), by http.client,
-    a new connection each time as curl would (or one connection kept open with `keep_alive`,
-    as Refrain's URLSession keeps it), and the monotonic time each call started."""
+    a new connection each time as curl would, and the monotonic time each call started."""
     salt = "benchsalt1"
     token = hashlib.md5((sh.PASSWORD + salt).encode()).hexdigest()
     times, starts = [], []
-    conn = None
     for i in range(warmup + iterations):
         q = urllib.parse.urlencode({
             "u": sh.USER, "t": token, "s": salt, "v": "1.16.1", "c": "refrain", "f": "json",
@@ -201,26 +207,26 @@ def server_search_times(server: sh.SubsonicServer, iterations: int, warmup: int,
             "songCount": str(limit), "songOffset": "0"})
         began = time.monotonic()
         t = time.perf_counter()
-        if conn is None:
-            conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", server.ports["token"], timeout=10)
         conn.request("GET", f"/rest/search3.view?{q}")
         body = conn.getresponse().read()
-        if not keep_alive:
-            conn.close()
-            conn = None
+        conn.close()
         dt = (time.perf_counter() - t) * 1000
         if b'"ok"' not in body:
             raise RuntimeError(f"search3 failed: {body[:200]!r}")
         if i >= warmup:
             times.append(dt)
             starts.append(began)
-    if conn is not None:
-        conn.close()
     return times, starts
 
 
-# The four clients of 20b: the first is the figure against the target, the last its reference.
-CLIENTS = ("refrain", "transport", "keepalive", "server")
+# The clients of 20b: the first is the figure against the target, the last its reference.
+CLIENTS = ("refrain", "transport", "server")
+
+
+def _cpu_s(who: int) -> float:
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
 
 
 def _server_log(server: sh.SubsonicServer) -> list[tuple[float, str, float]]:
@@ -248,17 +254,21 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
     starts: dict = {c: [] for c in CLIENTS}
     server_ms: dict = {c: [] for c in CLIENTS}
     ports: dict = {c: set() for c in CLIENTS}
+    cpu: dict = {c: 0.0 for c in CLIENTS}
+    calls: dict = {c: 0 for c in CLIENTS}
     out["round_load"] = []
     sampler = LoadSampler()
     try:
         # Rounds rotate the four clients' order, so that the server's state and the machine's
         # load fall on each alike.
         for r in range(rounds):
-            order = CLIENTS[r % 4:] + CLIENTS[:r % 4]
+            k = r % len(CLIENTS)
+            order = CLIENTS[k:] + CLIENTS[:k]
             load = {"loadavg": _loadavg(), "order": list(order)}
             for client in order:
                 before = len(_server_log(server))
                 psi0, t0 = psi_total(), time.monotonic()
+                cpu0 = _cpu_s(resource.RUSAGE_CHILDREN), _cpu_s(resource.RUSAGE_SELF)
                 if client in ("refrain", "transport"):
                     cmd = base + (["--transport-only"] if client == "transport" else [])
                     run = subprocess.run(cmd, env=dict(os.environ, **env), capture_output=True, text=True,
@@ -274,9 +284,13 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
                     else:
                         out["bytes_per_call"] = res["bytes"] / max(1, res["iterations"])
                 else:
-                    got, began = server_search_times(server, per_round, warmup, limit,
-                                                     keep_alive=client == "keepalive")
+                    got, began = server_search_times(server, per_round, warmup, limit)
                 psi1, t1 = psi_total(), time.monotonic()
+                # The client's CPU time: refrain-bench's (start-up and warm-up included), or this
+                # process's own for http.client.
+                own = client == "server"
+                cpu[client] += _cpu_s(resource.RUSAGE_SELF if own else resource.RUSAGE_CHILDREN) - cpu0[own]
+                calls[client] += warmup + per_round
                 if psi0 is not None and psi1 is not None:
                     load[f"{client}_cpu_pressure"] = (psi1 - psi0) / ((t1 - t0) * 1e6)
                 seen = _server_log(server)[before:]
@@ -295,6 +309,8 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
         sampler.stop()
     out["ms"], out["server_side_ms"] = ms, server_ms
     out["connections"] = {c: len(p) for c, p in ports.items()}
+    out["cpu_ms_per_call"] = {c: cpu[c] * 1000 / max(1, calls[c]) for c in CLIENTS}
+    out["calls_with_warmup"] = calls
     for c in CLIENTS:
         xs = ms[c]
         outside = [a - b for a, b in zip(xs, server_ms[c]) if b is not None]
@@ -561,6 +577,26 @@ def run(ctx: dict, B, quick: bool, log, parts: str = "ab", library_files: int = 
 _f = bfm._f
 
 
+LABELS = {
+    "subsonic": "stored FLAC (`transcode = \"raw\"`)",
+    "opus": "transcoded to Opus, a new transcode each press",
+    "mp3": "transcoded to MP3, a new transcode each press",
+    "opus-cached": "transcoded to Opus, from supysonic's cache",
+    "local": "the same FLAC local (`--provider local`)",
+}
+STREAM_LABELS = {
+    "raw": "the stored FLAC",
+    "opus": "Opus 96 kbit/s, a new transcode (cache emptied)",
+    "mp3": "MP3 96 kbit/s, a new transcode (cache emptied)",
+    "opus-cached": "Opus 96 kbit/s, from supysonic's cache",
+}
+CLIENT_LABELS = {
+    "refrain": "Refrain: `SubsonicCatalogProvider.search`",
+    "transport": "Refrain's HTTP client alone (`--transport-only`: no decoding)",
+    "server": "the server alone: http.client, a new connection each",
+}
+
+
 def summary_rows(R: dict | None, within) -> list[str]:
     if not R:
         return []
@@ -577,7 +613,24 @@ def summary_rows(R: dict | None, within) -> list[str]:
                  f"(max {_f(lmx, 0)}) | ≤ 300 ms | {within(m, 300)} |")
     elif sub.get("error"):
         L.append(f"| 20a | Enter on a Subsonic track to first sound | not measured | | ≤ 300 ms | {sub['error'][:80]} |")
-    L.append("| 20a | Enter on a transcoded Subsonic track to first sound | not measured | | | the bench streams the stored file |")
+    streams = fs.get("server_stream") or {}
+    for name, what in (("opus", "Opus"), ("mp3", "MP3"), ("opus-cached", "Opus")):
+        r = fs.get(name) or {}
+        st = streams.get(name) or {}
+        ff = fs.get("ffmpeg_" + name) or {}
+        if r.get("ms"):
+            m, mx, n = bfm._play_heard_stats(r)
+            how = "from supysonic's cache of finished transcodes" if name == "opus-cached" else \
+                "a new transcode each press (supysonic + ffmpeg)"
+            ref = f"the server's first byte {_f(st.get('first_byte_ms_median'), 0, ' ms')}"
+            if ff:
+                ref += f" (ffmpeg alone {_f(ff.get('first_byte_median'), 0, ' ms')})"
+            L.append(f"| 20a | Enter on a Subsonic track transcoded to {what} {fs.get('bitrate')} kbit/s, {how}, "
+                     f"to first sound, on the sink's clock, median of {n} | {_f(m, 0, ' ms')} (max {_f(mx, 0)}) | "
+                     f"{ref} | measured | |")
+        elif r.get("error"):
+            L.append(f"| 20a | Enter on a Subsonic track transcoded to {what} | not measured | | | "
+                     f"{r['error'][:80]} |")
     s = R.get("search") or {}
     if s.get("refrain_p50") is not None:
         add50 = s["refrain_p50"] - s["server_p50"]
@@ -585,10 +638,29 @@ def summary_rows(R: dict | None, within) -> list[str]:
         L.append(f"| 20b | `search3` through Refrain, 10,000 tracks, p50 / p99 of {len(s['refrain_ms'])} | "
                  f"{_f(s['refrain_p50'], 2)} / {_f(s['refrain_p99'], 2)} ms | server alone "
                  f"{_f(s['server_p50'], 2)} / {_f(s['server_p99'], 2)} ms | Refrain adds ≤ 5 ms | "
-                 f"+{_f(add50, 2)} / +{_f(add99, 2)} ms: {within(max(add50, add99), 5)} |")
+                 f"{add50:+.2f} / {add99:+.2f} ms: {within(max(add50, add99), 5)} |")
+        if s.get("refrain_outside_p50") is not None:
+            cpu = s.get("cpu_ms_per_call") or {}
+            L.append(f"| 20b | the same calls less the server's own time in supysonic, p50 / p99 | "
+                     f"{_f(s['refrain_outside_p50'], 2)} / {_f(s['refrain_outside_p99'], 2)} ms; client CPU "
+                     f"{_f(cpu.get('refrain'), 2)} ms a call | http.client {_f(s['server_outside_p50'], 2)} / "
+                     f"{_f(s['server_outside_p99'], 2)} ms; CPU {_f(cpu.get('server'), 2)} ms a call | — | |")
     elif s.get("error"):
         L.append(f"| 20b | `search3` through Refrain | not measured | | ≤ 5 ms added | {s['error'][:80]} |")
     return L
+
+
+def _first_sound_table(fs: dict, add) -> None:
+    add("| Played | Listened | Median, sink's clock | Max, sink's clock | Each as recorded (ms) |")
+    add("|---|---|---|---|---|")
+    for name in VARIANTS:
+        r = fs.get(name) or {}
+        if r.get("error"):
+            add(f"| {LABELS[name]} | | not measured | | {r['error'][:120]} |")
+        elif r.get("ms"):
+            m, mx, _ = bfm._play_heard_stats(r)
+            add(f"| {LABELS[name]} | {r.get('listen_s', 1.2)} s | {_f(m, 0, ' ms')} | {_f(mx, 0, ' ms')} | "
+                f"{', '.join('—' if x is None else f'{x:.0f}' for x in r['ms'])} |")
 
 
 def sections(R: dict | None, cmdline) -> list[str]:
@@ -607,58 +679,138 @@ def sections(R: dict | None, cmdline) -> list[str]:
         "copies of one 1 s FLAC whose tags mutagen rewrote (titles `Song N WORD WORD`, 500 artists, 1,000 "
         "albums) and the 20 s FLAC played below. The folder and the scanned database are kept under "
         f"`{R.get('root')}`. Its audio leaves at loopback speed (the end-to-end tests pace it; "
-        "`scripts/bench_subsonic_server.py` does not). Load average (1, 5, 15 min) "
-        f"{R.get('load_start')} at the start of the section, {R.get('load_end')} at its end: other builds were "
-        "running on the 2 cores.")
+        "`scripts/bench_subsonic_server.py` does not), and it transcodes with its own `[transcoding]` line, "
+        "as the end-to-end tests set it: `ffmpeg -v error -i FILE -map 0:a -b:a RATEk -f FORMAT -`. "
+        f"Load average (1, 5, 15 min) {R.get('load_start')} at the start of the section, {R.get('load_end')} "
+        "at its end.")
     add("")
     if R.get("error"):
         add(f"The section stopped early: {R['error']}.")
         add("")
     fs = R.get("first_sound") or {}
-    add("### 20a. Enter to first sound")
-    add("")
-    add(f"The full-screen player in tmux on the private PulseAudio null sink, with the 20 s FLAC "
-        f"({fs.get('file_bytes', 'n/a')} bytes, 16-bit 44.1 kHz stereo tones at −6 dBFS) found with `/` and "
-        "selected. Each repetition sends `Enter` (tmux send-keys), records the sink and finds the first sample "
-        "above −54 dBFS; `ctl stop` ends it. Under `--provider subsonic` the track streams from `stream.view` in "
-        "its stored format; under `--provider local` the same file was scanned with `refrain scan`. "
-        "The null sink renders a block ahead of its clock, so a figure as recorded "
-        "can be below zero; the figure on the sink's clock adds the sink's configured latency "
-        f"({_f((fs.get('subsonic') or {}).get('offset_ms'), 0, ' ms')}), over the presses made from silence.")
-    add("")
-    add("| Provider | Median, sink's clock | Max, sink's clock | Each as recorded (ms) |")
-    add("|---|---|---|---|")
-    for p in ("subsonic", "local"):
-        r = fs.get(p) or {}
-        if r.get("error"):
-            add(f"| {p} | not measured | | {r['error'][:120]} |")
-        elif r.get("ms"):
-            m, mx, _ = bfm._play_heard_stats(r)
-            add(f"| {p} | {_f(m, 0, ' ms')} | {_f(mx, 0, ' ms')} | "
-                f"{', '.join('—' if x is None else f'{x:.0f}' for x in r['ms'])} |")
-    add("")
-    add("Transcoded: not measured; the bench streams the stored file (`[subsonic] transcode` is left at "
-        "\"raw\").")
-    add("")
+    if fs:
+        add("### 20a. Enter to first sound")
+        add("")
+        add(f"The full-screen player in tmux on the private PulseAudio null sink, with the 20 s FLAC "
+            f"({fs.get('file_bytes', 'n/a')} bytes, 16-bit 44.1 kHz stereo tones at −6 dBFS) found with `/` and "
+            "selected. Each repetition sends `Enter` (tmux send-keys), records the sink and finds the first sample "
+            "above −54 dBFS within the time listened less 0.1 s; `ctl stop` ends it. Under `--provider subsonic` "
+            "the track streams from `stream.view`: as stored, or with `[subsonic] transcode = \"opus\"` (or "
+            f"`\"mp3\"`) and `max_bitrate = {fs.get('bitrate')}` in the player's config.toml, written as the "
+            "end-to-end tests write it, so that `stream.view` carries `format` and `maxBitRate` and supysonic "
+            "starts ffmpeg. supysonic keeps a finished transcode in its cache and serves it again as a file; for "
+            "*a new transcode each press* the bench empties that cache just before each `Enter`, which is what "
+            "a track nobody has played at that rate meets. Under `--provider local` the same file was scanned "
+            "with `refrain scan`. The null sink renders a block ahead of its clock, so a figure as recorded "
+            "can be below zero; the figure on the sink's clock adds the sink's configured latency "
+            f"({_f((fs.get('subsonic') or {}).get('offset_ms'), 0, ' ms')}), over the presses made from silence.")
+        add("")
+        _first_sound_table(fs, add)
+        add("")
+        streams = fs.get("server_stream") or {}
+        if streams:
+            add(f"**The server's share.** The same `stream.view` requests (same `id`, `format`, `maxBitRate` and "
+                f"token) sent by Python's http.client, {fs.get('reps')} times each, timed to the answer's headers, "
+                "to its first body byte and to its end; and ffmpeg alone, as supysonic runs it, from its start "
+                "to its first byte on the pipe and to its exit.")
+            add("")
+            add("| Stream | Headers, median | First byte, median | Whole answer, median | Bytes |")
+            add("|---|---|---|---|---|")
+            for name, label in STREAM_LABELS.items():
+                st = streams.get(name)
+                if st:
+                    add(f"| {label} | {_f(st['headers_ms_median'], 1, ' ms')} | "
+                        f"{_f(st['first_byte_ms_median'], 1, ' ms')} | {_f(st['end_ms_median'], 1, ' ms')} | "
+                        f"{st['runs'][0]['bytes']:,} |")
+            for fmt in ("opus", "mp3"):
+                ff = fs.get("ffmpeg_" + fmt)
+                if ff:
+                    add(f"| `{ff['command']}` alone | — | {_f(ff['first_byte_median'], 1, ' ms')} | "
+                        f"{_f(ff['end_median'], 1, ' ms')} (exit) | |")
+            add("")
+            sub_m = bfm._play_heard_stats(fs.get("subsonic") or {})[0]
+            raw_first = (streams.get("raw") or {}).get("first_byte_ms_median")
+            for name, what in (("opus", "Opus"), ("mp3", "MP3")):
+                m = bfm._play_heard_stats(fs.get(name) or {})[0]
+                st, ff = streams.get(name) or {}, fs.get("ffmpeg_" + name) or {}
+                if m is None or sub_m is None or raw_first is None or not st:
+                    continue
+                later, first_later = m - sub_m, st["first_byte_ms_median"] - raw_first
+                add(f"{what}, a new transcode: sound comes {_f(later, 0, ' ms')} later than from the stored "
+                    f"file ({_f(m, 0, ' ms')} against {_f(sub_m, 0, ' ms')}, medians). The server's first byte "
+                    f"comes {_f(first_later, 0, ' ms')} later ({_f(st['first_byte_ms_median'], 0, ' ms')} against "
+                    f"{_f(raw_first, 0, ' ms')}), most of it ffmpeg starting and writing its first block "
+                    f"({_f(ff.get('first_byte_median'), 0, ' ms')} alone); the rest, "
+                    f"{_f(later - first_later, 0, ' ms')}, is on Refrain's side (the transcoded stream's headers "
+                    f"and first packets read and decoded before the first sample) within the noise of "
+                    f"{fs.get('reps')} presses a row.")
+                add("")
     s = R.get("search") or {}
+    if not s:
+        return L
     add("### 20b. `search3` through Refrain")
     add("")
     if s.get("error") or s.get("refrain_p50") is None:
         add("Not measured" + (f": {s['error']}" if s.get("error") else "."))
         add("")
         return L
-    add(f"`{s.get('command')}`, run in 4 rounds alternating with the server alone: the provider's "
-        "`search(…, kind: .track, limit: 20)` in-process with the stored token login, timed around the whole "
-        "call (request, loopback HTTP, JSON decoding, mapping), after 20 warm-up calls a round. The server "
-        "alone is the same `search3` request (same parameters and token) sent by Python's http.client on a "
-        f"new connection each time, as curl does. Queries in turn: {', '.join(repr(q) for q in QUERIES)}; "
-        f"{_f(s.get('items_per_call'), 1)} tracks a call on average.")
+    rounds = s.get("rounds", 4)
+    add(f"`{s.get('command')}`, in {rounds} rounds; each round runs the clients below one after the other, "
+        "in an order that rotates from round to round, so that the server's state and the machine's load fall "
+        "on each alike. Refrain's figure is the provider's `search(…, kind: .track, limit: 20)` in-process with "
+        "the stored token login, timed around the whole call (request, loopback HTTP, JSON decoding, mapping); "
+        "`--transport-only` sends the same request through the same kind of HTTP client and leaves the body "
+        "undecoded. The server alone is the same `search3` request (same parameters and token) sent by "
+        "Python's http.client on a new connection each time, as curl does. Each client makes "
+        f"{s.get('warmup', 20)} warm-up calls a round, not counted. Queries in turn: "
+        f"{', '.join(repr(q) for q in QUERIES)}; {_f(s.get('items_per_call'), 1)} tracks "
+        f"({_f(s.get('bytes_per_call'), 0)} bytes of JSON) a call on average.")
     add("")
-    add("| Client | p50 | p99 | Calls |")
-    add("|---|---|---|---|")
-    add(f"| Refrain (SubsonicCatalogProvider) | {_f(s['refrain_p50'], 2)} ms | {_f(s['refrain_p99'], 2)} ms | "
-        f"{len(s['refrain_ms'])} |")
-    add(f"| the server alone (http.client) | {_f(s['server_p50'], 2)} ms | {_f(s['server_p99'], 2)} ms | "
-        f"{len(s['server_ms'])} |")
+    add("*In supysonic* is the server's own time for the same call, written down by the bench's server "
+        "(`scripts/bench_subsonic_server.py`: from the token layer handing the request to supysonic to the "
+        "whole answer in hand); *outside* is the call's time less that, per call: connecting, the request and "
+        "answer on loopback, werkzeug's parsing, and the client's own work. *Client CPU* is the client "
+        "process's user + system time over its calls (refrain-bench's start-up and warm-up included). "
+        "*CPU pressure* is the share of each call's time in which some task on the machine waited for a CPU "
+        "(`/proc/pressure/cpu`, sampled every 5 ms by a separate process), median over the calls.")
     add("")
+    add("| Client | p50 | p99 | In supysonic p50 / p99 | Outside p50 / p99 | Client CPU a call | "
+        "CPU pressure | Connections | Calls |")
+    add("|---|---|---|---|---|---|---|---|---|")
+    cpu = s.get("cpu_ms_per_call") or {}
+    for c in CLIENTS:
+        if s.get(f"{c}_p50") is None:
+            continue
+        pressure = s.get(f"{c}_pressure_median")
+        add(f"| {CLIENT_LABELS[c]} | {_f(s[f'{c}_p50'], 2)} ms | {_f(s[f'{c}_p99'], 2)} ms | "
+            f"{_f(s.get(f'{c}_server_p50'), 2)} / {_f(s.get(f'{c}_server_p99'), 2)} ms | "
+            f"{_f(s.get(f'{c}_outside_p50'), 2)} / {_f(s.get(f'{c}_outside_p99'), 2)} ms | "
+            f"{_f(cpu.get(c), 2, ' ms')} | {'n/a' if pressure is None else f'{pressure * 100:.0f}%'} | "
+            f"{(s.get('connections') or {}).get(c, 'n/a')} | {len(s['ms'][c])} |")
+    add("")
+    slow = s.get("refrain_slowest") or []
+    if slow:
+        def one(x: dict) -> str:
+            runnable = "n/a" if x["runnable"] is None else str(int(x["runnable"]))
+            pressure = "n/a" if x["pressure"] is None else f"{x['pressure'] * 100:.0f}%"
+            return f"{_f(x['ms'], 1)} / {_f(x['server_ms'], 1)} / {runnable} / {pressure}"
+        add("The slowest 1% of Refrain's calls (whole call ms / in supysonic ms / most runnable tasks seen / "
+            "CPU pressure): " + "; ".join(one(x) for x in slow) + ".")
+        add("")
+    conns = s.get("connections") or {}
+    made = s.get("calls_with_warmup") or {}
+    if conns and made and all(conns.get(c, 0) >= made.get(c, 1) for c in CLIENTS):
+        add("*Connections* counts the client ports the server saw over a client's calls, warm-up included: "
+            "one for each call, as werkzeug closed each connection after its answer, so every client, "
+            "Refrain's URLSession too, connected anew for each call.")
+        add("")
+    elif conns:
+        add("*Connections* counts the client ports the server saw over a client's calls ("
+            + ", ".join(f"{c}: {conns.get(c)} for {made.get(c)} calls" for c in CLIENTS) + ", warm-up included).")
+        add("")
+    loads = s.get("round_load") or []
+    if loads:
+        add("Load average (1 min) at the start of each round: " + ", ".join(r["loadavg"].split()[0] for r in loads)
+            + ".")
+        add("")
     return L

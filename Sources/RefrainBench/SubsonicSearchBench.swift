@@ -90,7 +90,7 @@ enum SubsonicSearchBench {
           "ns_p99": percentile(99),
           "ns_min": sorted.first,
           "ns": outcome.times,
-          "start_ns": outcome.starts.map(Double.init),
+          "start_ns": outcome.starts.map { Double($0) },
         ] as KeyValuePairs<String, Any?>))
   }
 }
