@@ -250,27 +250,35 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
             "--warmup", str(warmup), "--limit", str(limit)]
     out["command"] = "refrain-bench subsonic-search " + " ".join(f"'{q}'" for q in QUERIES) + \
         f" --iterations {per_round} --warmup {warmup} --limit {limit}"
-    ms: dict = {c: [] for c in CLIENTS}
-    starts: dict = {c: [] for c in CLIENTS}
-    server_ms: dict = {c: [] for c in CLIENTS}
-    ports: dict = {c: set() for c in CLIENTS}
-    cpu: dict = {c: 0.0 for c in CLIENTS}
-    calls: dict = {c: 0 for c in CLIENTS}
+    # An older refrain-bench beside this one (REFRAIN_BENCH_BASELINE_BIN), in the same rounds: a
+    # change's before and after under the same load.
+    baseline = os.environ.get("REFRAIN_BENCH_BASELINE_BIN")
+    clients = CLIENTS + (("baseline",) if baseline else ())
+    out["clients"] = list(clients)
+    if baseline:
+        out["baseline_bin"] = baseline
+    ms: dict = {c: [] for c in clients}
+    starts: dict = {c: [] for c in clients}
+    server_ms: dict = {c: [] for c in clients}
+    connections: dict = {c: 0 for c in clients}
+    cpu: dict = {c: 0.0 for c in clients}
+    calls: dict = {c: 0 for c in clients}
     out["round_load"] = []
     sampler = LoadSampler()
     try:
         # Rounds rotate the four clients' order, so that the server's state and the machine's
         # load fall on each alike.
         for r in range(rounds):
-            k = r % len(CLIENTS)
-            order = CLIENTS[k:] + CLIENTS[:k]
+            k = r % len(clients)
+            order = clients[k:] + clients[:k]
             load = {"loadavg": _loadavg(), "order": list(order)}
             for client in order:
                 before = len(_server_log(server))
                 psi0, t0 = psi_total(), time.monotonic()
                 cpu0 = _cpu_s(resource.RUSAGE_CHILDREN), _cpu_s(resource.RUSAGE_SELF)
-                if client in ("refrain", "transport"):
-                    cmd = base + (["--transport-only"] if client == "transport" else [])
+                if client in ("refrain", "transport", "baseline"):
+                    cmd = ([baseline] + base[1:]) if client == "baseline" else \
+                        base + (["--transport-only"] if client == "transport" else [])
                     run = subprocess.run(cmd, env=dict(os.environ, **env), capture_output=True, text=True,
                                          timeout=600)
                     if run.returncode != 0:
@@ -299,7 +307,9 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
                 # Calls are sequential: the server's lines are this client's calls, in order.
                 if len(seen) == warmup + per_round:
                     server_ms[client] += [x for _, _, x in seen[warmup:]]
-                    ports[client] |= {p for _, p, _ in seen}
+                    # A connection is a run of calls from one client port.
+                    connections[client] += sum(1 for i, (_, p, _) in enumerate(seen)
+                                               if i == 0 or p != seen[i - 1][1])
                 else:
                     server_ms[client] += [None] * len(got)
                     load[f"{client}_unpaired"] = len(seen)
@@ -308,10 +318,10 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
     finally:
         sampler.stop()
     out["ms"], out["server_side_ms"] = ms, server_ms
-    out["connections"] = {c: len(p) for c, p in ports.items()}
-    out["cpu_ms_per_call"] = {c: cpu[c] * 1000 / max(1, calls[c]) for c in CLIENTS}
+    out["connections"] = connections
+    out["cpu_ms_per_call"] = {c: cpu[c] * 1000 / max(1, calls[c]) for c in clients}
     out["calls_with_warmup"] = calls
-    for c in CLIENTS:
+    for c in clients:
         xs = ms[c]
         outside = [a - b for a, b in zip(xs, server_ms[c]) if b is not None]
         out[f"{c}_p50"], out[f"{c}_p99"] = _pct(xs, 50), _pct(xs, 99)
@@ -594,6 +604,7 @@ CLIENT_LABELS = {
     "refrain": "Refrain: `SubsonicCatalogProvider.search`",
     "transport": "Refrain's HTTP client alone (`--transport-only`: no decoding)",
     "server": "the server alone: http.client, a new connection each",
+    "baseline": "Refrain, the baseline build (`REFRAIN_BENCH_BASELINE_BIN`)",
 }
 
 
@@ -645,6 +656,12 @@ def summary_rows(R: dict | None, within) -> list[str]:
                      f"{_f(s['refrain_outside_p50'], 2)} / {_f(s['refrain_outside_p99'], 2)} ms; client CPU "
                      f"{_f(cpu.get('refrain'), 2)} ms a call | http.client {_f(s['server_outside_p50'], 2)} / "
                      f"{_f(s['server_outside_p99'], 2)} ms; CPU {_f(cpu.get('server'), 2)} ms a call | — | |")
+        if s.get("baseline_p50") is not None:
+            cpu = s.get("cpu_ms_per_call") or {}
+            L.append(f"| 20b | the same `search3` by the baseline build (`REFRAIN_BENCH_BASELINE_BIN`), same rounds, "
+                     f"p50 / p99 | {_f(s['baseline_p50'], 2)} / {_f(s['baseline_p99'], 2)} ms; client CPU "
+                     f"{_f(cpu.get('baseline'), 2)} ms a call | this build {_f(s['refrain_p50'], 2)} / "
+                     f"{_f(s['refrain_p99'], 2)} ms; CPU {_f(cpu.get('refrain'), 2)} ms a call | — | |")
     elif s.get("error"):
         L.append(f"| 20b | `search3` through Refrain | not measured | | ≤ 5 ms added | {s['error'][:80]} |")
     return L
@@ -778,7 +795,7 @@ def sections(R: dict | None, cmdline) -> list[str]:
         "CPU pressure | Connections | Calls |")
     add("|---|---|---|---|---|---|---|---|---|")
     cpu = s.get("cpu_ms_per_call") or {}
-    for c in CLIENTS:
+    for c in s.get("clients") or CLIENTS:
         if s.get(f"{c}_p50") is None:
             continue
         pressure = s.get(f"{c}_pressure_median")
@@ -799,14 +816,14 @@ def sections(R: dict | None, cmdline) -> list[str]:
         add("")
     conns = s.get("connections") or {}
     made = s.get("calls_with_warmup") or {}
-    if conns and made and all(conns.get(c, 0) >= made.get(c, 1) for c in CLIENTS):
-        add("*Connections* counts the client ports the server saw over a client's calls, warm-up included: "
-            "one for each call, as werkzeug closed each connection after its answer, so every client, "
-            "Refrain's URLSession too, connected anew for each call.")
+    if conns and made and all(conns.get(c, 0) >= made.get(c, 1) for c in conns):
+        add("*Connections* counts runs of calls from one client port, warm-up included: one for each "
+            "call, as werkzeug closed each connection after its answer, so every client, Refrain's URLSession "
+            "too, connected anew for each call.")
         add("")
     elif conns:
-        add("*Connections* counts the client ports the server saw over a client's calls ("
-            + ", ".join(f"{c}: {conns.get(c)} for {made.get(c)} calls" for c in CLIENTS) + ", warm-up included).")
+        add("*Connections* counts runs of calls from one client port ("
+            + ", ".join(f"{c}: {conns.get(c)} for {made.get(c)} calls" for c in conns) + ", warm-up included).")
         add("")
     loads = s.get("round_load") or []
     if loads:
