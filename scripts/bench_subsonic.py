@@ -289,7 +289,7 @@ def bench_search(ctx: dict, server: sh.SubsonicServer, env: dict, iterations: in
                     began = [x / 1e9 for x in res["start_ns"]]
                     if client == "refrain":
                         out["items_per_call"] = res["items"] / max(1, res["iterations"])
-                    else:
+                    elif client == "transport":
                         out["bytes_per_call"] = res["bytes"] / max(1, res["iterations"])
                 else:
                     got, began = server_search_times(server, per_round, warmup, limit)
@@ -759,8 +759,8 @@ def sections(R: dict | None, cmdline) -> list[str]:
                     f"{_f(raw_first, 0, ' ms')}), most of it ffmpeg starting and writing its first block "
                     f"({_f(ff.get('first_byte_median'), 0, ' ms')} alone); the rest, "
                     f"{_f(later - first_later, 0, ' ms')}, is on Refrain's side (the transcoded stream's headers "
-                    f"and first packets read and decoded before the first sample) within the noise of "
-                    f"{fs.get('reps')} presses a row.")
+                    f"and first packets read and decoded before the first sample) and the spread of "
+                    f"{fs.get('reps')} presses.")
                 add("")
     s = R.get("search") or {}
     if not s:
