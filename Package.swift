@@ -144,10 +144,12 @@ let package = Package(
     .executableTarget(
       name: "refrain-bench",
       dependencies: [
-        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainArt",
+        "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainArt", "RefrainHTTP",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Sources/RefrainBench"),
+      path: "Sources/RefrainBench",
+      // Network requests go through CCurlLoader, as in `refrain` (subsonic-search).
+      linkerSettings: curlLoaderExports),
 
     // The fake player the presenter and the full-screen player's tests share.
     .target(
@@ -158,7 +160,9 @@ let package = Package(
       dependencies: ["RefrainAudio", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainCatalogTests",
-      dependencies: ["RefrainCatalog", "RefrainHTTP", "RefrainCore", "RefrainTestSupport"]),
+      dependencies: [
+        "RefrainCatalog", "RefrainHTTP", "RefrainCore", "RefrainTestSupport", "CCurlLoader",
+      ]),
     // RefrainCatalog: the tests that run on a real SQLite library file.
     .testTarget(
       name: "RefrainTUITests",

@@ -87,8 +87,9 @@ behind the library figures are in [benchmarks-library.md](benchmarks-library.md)
   play, a mixed 10,000-file scan, the join between two files as heard, lyric events, seeks,
   and `space` to sound in the full-screen player.
 - **20, a Subsonic server** (`scripts/bench_subsonic.py`): supysonic on loopback holding 10,000
-  tracks: `Enter` on a server track to first sound against the same file played locally, and
-  `search3` through Refrain against the server's own response time.
+  tracks: `Enter` on a server track to first sound, stored or transcoded to Opus or MP3 by the
+  server, against the same file played locally and the server's own time to the first byte;
+  and `search3` through Refrain against the server's own response time.
 - **13, cover art** (`scripts/bench_cover.py`): a 1000×1000 JPEG and PNG into 30×15 half
   blocks, against chafa; the cover's bytes and memory in the full-screen player.
 - **14, MPRIS** (`scripts/bench_mpris.py`): `Get` of `Metadata` and `Position`, and
@@ -1391,7 +1392,8 @@ def render(m: dict, R: dict, args) -> str:
             f"for lyric lines) finds every whole second {median(mt):+.3f} ms off (worst {max(mt, key=abs):+.3f} ms).")
     add("- Re-run `make bench` to reproduce; `python3 scripts/bench.py --help` lists options "
         "(`--quick`, `--only 2,5`, `--only 6,7,8,9,10,11`, `--only 12`, `--only 13`, `--only 19`, `--only 20`, "
-        "`--runs N`, `--library-n N`, `--formats-parts`, `--formats-kinds`, `--formats-runs`)."
+        "`--runs N`, `--library-n N`, `--formats-parts`, `--formats-kinds`, `--formats-runs`, "
+        "`--subsonic-parts`)."
         + (f" This run took {R['elapsed_s'] / 60:.1f} min." if R.get("elapsed_s") else ""))
     add("")
     return "\n".join(L) + "\n"
@@ -1433,6 +1435,9 @@ def main() -> int:
                          + ",".join(bfm.KINDS) + ")")
     ap.add_argument("--formats-runs", type=int, default=None,
                     help="30 s plays of each format and player in 19a (default 3, 1 with --quick)")
+    ap.add_argument("--subsonic-parts", default="ab",
+                    help="parts of section 20: a Enter to first sound (stored, transcoded, local), "
+                         "b search3 through Refrain against the server alone")
     ap.add_argument("--library-n", type=int, default=None,
                     help="MP3 files in the library scan fixture (default 10,000; 2,000 with --quick)")
     ap.add_argument("--library-tracks", type=int, default=None,
@@ -1526,7 +1531,7 @@ def main() -> int:
                                    kinds=[k for k in args.formats_kinds.split(",") if k], runs=args.formats_runs)
         if "20" in only:
             R["subsonic"] = bss.run(ctx, sys.modules[__name__], quick=args.quick, log=log,
-                                    library_files=args.library_n or 10_000)
+                                    parts=args.subsonic_parts, library_files=args.library_n or 10_000)
         if "13" in only:
             R["cover"] = bcv.run(bench_bin, tmp / "cover", runs=5 if args.quick else 15)
             shutil.rmtree(tmp / "cover", ignore_errors=True)

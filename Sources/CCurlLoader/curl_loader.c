@@ -20,6 +20,17 @@
  * FoundationNetworking's header callback also goes through a wrapper: it refuses a header
  * line with no space after the colon ("icy-name:no name", as Icecast writes them) and fails
  * the whole response, so such a line reaches it with the space added.
+ *
+ * Its socket callback goes through one too. FoundationNetworking watches a socket with a
+ * read and a write DispatchSource, adds the one libcurl asks for and removes neither until
+ * libcurl gives the socket up: once a request has been sent (libcurl wanted "writable" to
+ * connect and send, then only "readable"), the write source stays, fires at once again and
+ * again because the socket is writable, and each time runs libcurl for nothing. The process
+ * spins on a CPU for as long as the answer takes: a whole core while a 30 ms search3 is
+ * served, or while a track streams at the speed of a slow link. So when libcurl stops
+ * wanting a direction it asked for before, the socket is given up and watched afresh for
+ * what libcurl wants now (FoundationNetworking handles that pair in a row: libcurl does it
+ * too). refrain_curl_rewatch() is that decision.
  */
 #include "refrain_curl_loader.h"
 
@@ -172,10 +183,108 @@ const char *curl_easy_strerror(int code) {
 SLOT(curl_multi_init);
 void *curl_multi_init(void) { return REAL(void *(*)(void), curl_multi_init)(); }
 
-SLOT(curl_multi_cleanup);
-int curl_multi_cleanup(void *multi) { return REAL(int (*)(void *), curl_multi_cleanup)(multi); }
+SLOT(curl_multi_assign);
+int curl_multi_assign(void *multi, int socket, void *pointer) {
+  return REAL(int (*)(void *, int, void *), curl_multi_assign)(multi, socket, pointer);
+}
 
-VARIADIC(curl_multi_setopt)
+/* curl.h's CURL_POLL_* values and the two multi options the relay takes over. */
+enum { POLL_NONE = 0, POLL_IN = 1, POLL_OUT = 2, POLL_INOUT = 3, POLL_REMOVE = 4 };
+#define REFRAIN_CURLMOPT_SOCKETFUNCTION 20001 /* CURLOPTTYPE_FUNCTIONPOINT + 1 */
+#define REFRAIN_CURLMOPT_SOCKETDATA 10002     /* CURLOPTTYPE_OBJECTPOINT + 2 */
+
+int refrain_curl_rewatch(int watched, int wanted) {
+  if (wanted == POLL_REMOVE) return 0;
+  int before = watched & POLL_INOUT, now = wanted & POLL_INOUT;
+  return (before & ~now) != 0;
+}
+
+typedef int (*socket_callback)(void *easy, int socket, int what, void *data, void *socketp);
+
+/* What the relay knows of one multi handle: FoundationNetworking's callback and its data,
+ * and what each socket is watched for (sockets past the table pass straight through). */
+struct socket_relay {
+  void *multi;
+  socket_callback next;
+  void *data;
+  unsigned char watched[1024];
+  struct socket_relay *later;
+};
+
+static pthread_mutex_t relays_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct socket_relay *relays;
+
+/* The relay of `multi`, made on first use (NULL only when out of memory). */
+static struct socket_relay *relay_of(void *multi) {
+  pthread_mutex_lock(&relays_lock);
+  struct socket_relay *relay = relays;
+  while (relay != NULL && relay->multi != multi) relay = relay->later;
+  if (relay == NULL && (relay = calloc(1, sizeof *relay)) != NULL) {
+    relay->multi = multi;
+    relay->later = relays;
+    relays = relay;
+  }
+  pthread_mutex_unlock(&relays_lock);
+  return relay;
+}
+
+/* libcurl's socket callback, run on the multi handle's queue (one at a time per handle). */
+static int relay_socket(void *easy, int socket, int what, void *data, void *socketp) {
+  struct socket_relay *relay = data;
+  if (relay->next == NULL) return 0;
+  if (socket < 0 || socket >= (int)sizeof relay->watched)
+    return relay->next(easy, socket, what, relay->data, socketp);
+  int status;
+  if (socketp != NULL && refrain_curl_rewatch(relay->watched[socket], what)) {
+    relay->next(easy, socket, POLL_REMOVE, relay->data, socketp);
+    curl_multi_assign(relay->multi, socket, NULL);
+    status = what == POLL_NONE ? 0 : relay->next(easy, socket, what, relay->data, NULL);
+  } else {
+    status = relay->next(easy, socket, what, relay->data, socketp);
+  }
+  relay->watched[socket] = what == POLL_REMOVE ? POLL_NONE : (unsigned char)(what & POLL_INOUT);
+  return status;
+}
+
+SLOT(curl_multi_setopt);
+int curl_multi_setopt(void *multi, int option, ...) {
+  va_list arguments;
+  va_start(arguments, option);
+  void *value = va_arg(arguments, void *);
+  va_end(arguments);
+  int (*set)(void *, int, ...) = REAL(int (*)(void *, int, ...), curl_multi_setopt);
+  if (option == REFRAIN_CURLMOPT_SOCKETDATA || option == REFRAIN_CURLMOPT_SOCKETFUNCTION) {
+    struct socket_relay *relay = relay_of(multi);
+    if (relay != NULL) {
+      if (option == REFRAIN_CURLMOPT_SOCKETDATA) {
+        relay->data = value;
+      } else {
+        relay->next = (socket_callback)value;
+        int status = set(multi, REFRAIN_CURLMOPT_SOCKETFUNCTION,
+                         value == NULL ? NULL : (void *)relay_socket);
+        if (status != 0) return status;
+      }
+      return set(multi, REFRAIN_CURLMOPT_SOCKETDATA, (void *)relay);
+    }
+  }
+  return set(multi, option, value);
+}
+
+SLOT(curl_multi_cleanup);
+int curl_multi_cleanup(void *multi) {
+  int status = REAL(int (*)(void *), curl_multi_cleanup)(multi);
+  pthread_mutex_lock(&relays_lock);
+  for (struct socket_relay **link = &relays; *link != NULL; link = &(*link)->later) {
+    if ((*link)->multi == multi) {
+      struct socket_relay *gone = *link;
+      *link = gone->later;
+      free(gone);
+      break;
+    }
+  }
+  pthread_mutex_unlock(&relays_lock);
+  return status;
+}
 
 SLOT(curl_multi_add_handle);
 int curl_multi_add_handle(void *multi, void *easy) {
@@ -185,11 +294,6 @@ int curl_multi_add_handle(void *multi, void *easy) {
 SLOT(curl_multi_remove_handle);
 int curl_multi_remove_handle(void *multi, void *easy) {
   return REAL(int (*)(void *, void *), curl_multi_remove_handle)(multi, easy);
-}
-
-SLOT(curl_multi_assign);
-int curl_multi_assign(void *multi, int socket, void *pointer) {
-  return REAL(int (*)(void *, int, void *), curl_multi_assign)(multi, socket, pointer);
 }
 
 SLOT(curl_multi_info_read);

@@ -5,6 +5,7 @@
 //   refrain-bench cover FILE.jpg|png [--columns 30] [--rows 15] [--iterations N]
 //   refrain-bench library-stress [--db FILE] [--count N] [--tracks N] [--search-bench]
 //   refrain-bench subsonic-search QUERY... [--iterations N] [--warmup N] [--limit N]
+//                                          [--transport-only]
 //
 // Each prints one JSON object on stdout. Times are nanoseconds on CLOCK_MONOTONIC.
 // Allocation counts appear when scripts/bench.py preloads its malloc-counting shim
@@ -106,6 +107,7 @@ func usage() -> Never {
              refrain-bench lyric-search [--tracks N] [--queries N] [--json]
              refrain-bench romanize [--lines N] [--json]
              refrain-bench subsonic-search QUERY... [--iterations N] [--warmup N] [--limit N]
+                                             [--transport-only]
 
       """.utf8))
   exit(2)
@@ -430,6 +432,8 @@ case "subsonic-search":
   let iterations = option("--iterations", in: &arguments, default: 500)
   let warmup = option("--warmup", in: &arguments, default: 20)
   let limit = option("--limit", in: &arguments, default: 20)
+  let transportOnly = arguments.contains("--transport-only")
+  arguments.removeAll { $0 == "--transport-only" }
   var queries: [String] = []
   var index = 0
   while index < arguments.count {
@@ -442,7 +446,8 @@ case "subsonic-search":
   }
   guard !queries.isEmpty else { usage() }
   SubsonicSearchBench.run(
-    queries: queries, iterations: max(1, iterations), warmup: max(0, warmup), limit: max(1, limit))
+    queries: queries, iterations: max(1, iterations), warmup: max(0, warmup), limit: max(1, limit),
+    transportOnly: transportOnly)
 default:
   usage()
 }
