@@ -46,7 +46,7 @@ final class PlaylistPickerTests: XCTestCase {
   func testTheServersPlaylistsArrivingLaterTakeTheTopWhileTheUserHasNotMoved() {
     var picker = PlaylistPicker(tracks: [track], own: [], server: [])
     XCTAssertEqual(picker.selected, .newOnServer, "nothing read yet: the first row")
-    picker.update(server: .some([server("p-1", "Road"), server("p-2", "Rain")]))
+    picker.update(server: [server("p-1", "Road"), server("p-2", "Rain")])
     XCTAssertEqual(picker.selected, .server(server("p-1", "Road")))
   }
 
@@ -59,7 +59,7 @@ final class PlaylistPickerTests: XCTestCase {
     // A playlist made elsewhere appears above it on both lists.
     picker.update(
       own: [own(3, "Alpha"), own(1, "Morning")],
-      server: .some([server("p-1", "Road"), server("p-2", "Rain")]))
+      server: [server("p-1", "Road"), server("p-2", "Rain")])
     XCTAssertEqual(picker.selected, .own(own(1, "Morning")))
     picker.update(own: [own(3, "Alpha")])
     XCTAssertNotEqual(picker.selected, .header, "a playlist that went leaves a real row selected")

@@ -25,20 +25,14 @@ public enum CoverSizing {
   }
 
   /// Whether `url` names the size of the picture it answers (see the type's summary).
-  public static func namesSize(_ url: URL) -> Bool {
-    guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-      ["getCoverArt", "getCoverArt.view"].contains(url.lastPathComponent),
-      let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-      let items = components.percentEncodedQueryItems
-    else { return false }
-    return items.contains { $0.name == "size" }
-  }
+  public static func namesSize(_ url: URL) -> Bool { self.url(url, size: 1) != nil }
 
   /// `url` asking for `size` pixels: its `size` items (all of them, if repeated) become one
   /// `size=N` where the first stood, and every other item is kept byte for byte; `nil` when
   /// `url` does not name its size.
   public static func url(_ url: URL, size: Int) -> URL? {
-    guard namesSize(url),
+    guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+      ["getCoverArt", "getCoverArt.view"].contains(url.lastPathComponent),
       var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
       let items = components.percentEncodedQueryItems,
       let first = items.firstIndex(where: { $0.name == "size" })

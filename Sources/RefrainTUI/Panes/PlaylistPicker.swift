@@ -66,10 +66,11 @@ struct PlaylistPicker {
     moved = true
   }
 
-  /// Takes freshly read lists. Until the user moves, the selection stays on the first row;
-  /// after, on the same row: the same playlist (by id) or the same "new" row. A selected
-  /// playlist that is gone leaves the selection where it was, within the rows.
-  mutating func update(own: [LibraryPlaylist]? = nil, server: [PlaylistSummary]?? = nil) {
+  /// Takes freshly read lists (`nil`: that list is unchanged). Until the user moves, the
+  /// selection stays on the first row; after, on the same row: the same playlist (by id) or
+  /// the same "new" row. A selected playlist that is gone leaves the selection where it was,
+  /// within the rows.
+  mutating func update(own: [LibraryPlaylist]? = nil, server: [PlaylistSummary]? = nil) {
     let before = selected
     if let own { self.own = own }
     if let server { self.server = server }

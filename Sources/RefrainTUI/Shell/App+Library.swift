@@ -37,7 +37,7 @@ extension App {
     guard case .picker(var picker) = overlay, let fresh = serverPlaylists,
       picker.server != fresh
     else { return }
-    picker.update(server: .some(fresh))
+    picker.update(server: fresh)
     overlay = .picker(picker)
   }
 
