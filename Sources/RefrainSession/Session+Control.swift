@@ -28,6 +28,8 @@ extension Session {
     switch command {
     case .status:
       reply(.success(statusJSON()))
+    case .queueList:
+      reply(.success(queueSummary))
     case .lyricsSync(.save):
       saveTimedLyrics(reply: reply)
     case .lyricsSync(.stamp):

@@ -27,8 +27,53 @@ extension Session {
       else { return nil }
       return .seek(position: timeline.seekTarget(forLine: index))
     case .room(.play(let entry)): return .play(entry: entry)
-    case .room(.remove(let entry)): return .queueRemove(entry: entry)
     default: return nil
+    }
+  }
+
+  /// Why a command cannot be carried out in the room now, or `nil` when it can (or is not
+  /// the room's): while the link is down nothing is asked of the room, and nothing is kept
+  /// to be sent later.
+  func roomRefusal(of command: Command) -> String? {
+    guard let room else { return nil }
+    let needsRoom: Bool
+    switch command {
+    case .chat, .queueAdd, .queueRemove, .queueMove, .queuePlay, .playTracks, .enqueue,
+      .lyricLine:
+      needsRoom = true
+    default:
+      needsRoom = roomRequest(for: command) != nil
+    }
+    guard needsRoom else { return nil }
+    guard room.follower.connected else { return roomUnreachable }
+    if command == .next, !queue.hasNext {
+      return queue.isEmpty
+        ? "the room's queue is empty" : "this is the last entry in the room's queue"
+    }
+    return nil
+  }
+
+  /// What a command needing the room is told while the room cannot be reached.
+  var roomUnreachable: String {
+    "the room is unreachable: reconnecting; nothing was sent"
+  }
+
+  /// Enters the room at `url` from a running player; the front end's ``roomJoiner`` starts
+  /// the link with the token the player was started with.
+  func joinRoom(_ url: String) -> Outcome {
+    if let room { return .failed("already in room \(room.name): room leave first") }
+    guard let roomJoiner else {
+      return .failed("joining a room works in the full-screen player and `refrain room join`")
+    }
+    if let problem = RoomProtocol.problem(withRoomURL: url) { return .failed(problem) }
+    do {
+      let channel = try roomJoiner(url)
+      room = channel
+      pendingRoomPlay = nil
+      notify(.roomChanged)
+      return .done(message: "joining room \(channel.name)…")
+    } catch {
+      return .failed("cannot join the room: \(error)")
     }
   }
 
@@ -134,6 +179,7 @@ extension Session {
     self.room = nil
     pendingRoomPlay = nil
     playback.stop()
+    notify(.roomChanged)
     return .done(message: "left room \(room.name)")
   }
 

@@ -26,6 +26,8 @@ public enum SessionEvent: Sendable, Equatable {
   case progress(String?)
   /// Something a front end browses arrived (Home, search results, the library's lists).
   case browsingChanged
+  /// The session entered or left a listening room.
+  case roomChanged
 }
 
 /// Reads what a file's tags say about a track (title, artist, album, duration); runs off the
@@ -42,8 +44,9 @@ public typealias TrackDescriber = @Sendable (Track) -> Track
 /// ``wakeFileDescriptor`` (then calls ``drainInbox()``). Lyrics look-ups and library reads
 /// and writes run on ``BackgroundExecutor`` and never block that thread.
 public final class Session {
-  /// Playback control: the player, the queue, the followed lyrics.
-  public let playback: PlaybackPresenter
+  /// Playback control: the player, the queue, the followed lyrics. Only the session and its
+  /// parts change it; front ends read ``snapshot`` and ``queue``.
+  let playback: PlaybackPresenter
   /// The audio player the session drives.
   public let player: any AudioPlayer
   private let library: (any LibraryPort)?
@@ -60,6 +63,9 @@ public final class Session {
   /// The listening room the session is in, or `nil`: while it is set, the room decides what
   /// plays (see ``play(_:startAt:position:paused:)``).
   public var room: (any RoomChannel)?
+  /// Starts the link to the room at a URL (`room join URL`), with the token the player was
+  /// started with; `nil` where the front end cannot join rooms.
+  public var roomJoiner: ((_ url: String) throws -> any RoomChannel)?
   /// A track a member asked the room to play, until the room's queue shows it.
   var pendingRoomPlay: PendingRoomPlay?
   /// The user's library (playlists, likes, history, the saved session), called off the
@@ -235,6 +241,13 @@ public final class Session {
     if case .failed(let reason) = outcome { notify(.notice(reason, isError: true)) }
   }
 
+  /// Ends the session's playback as its process ends: the player stops and the room's link
+  /// (if any) closes. The room itself plays on for its other members.
+  public func close() {
+    room?.stop()
+    playback.stop()
+  }
+
   func notify(_ event: SessionEvent) {
     for observer in observers { observer(event) }
   }
@@ -247,9 +260,12 @@ public final class Session {
   /// In a room, transport goes to the room (see ``roomRequest(for:)``). Every command is
   /// named here, so a new one cannot compile until someone decides whose it is.
   public func execute(_ command: Command) -> Outcome {
-    if let room, let request = roomRequest(for: command) {
-      room.send(request)
-      return .done(message: nil)
+    if let room {
+      if let refusal = roomRefusal(of: command) { return .failed(refusal) }
+      if let request = roomRequest(for: command) {
+        room.send(request)
+        return .done(message: nil)
+      }
     }
     switch command {
     case .togglePlay: playback.togglePlay()
@@ -257,7 +273,11 @@ public final class Session {
       if playback.state != .playing && playback.state != .loading { playback.togglePlay() }
     case .pause: playback.pause()
     case .stop: playback.stop()
-    case .next: playback.next()
+    case .next:
+      guard playback.next() else {
+        return .failed(
+          playback.queue.isEmpty ? "the queue is empty" : "this is the last track in the queue")
+      }
     case .previous: playback.previous()
     case .seek(.relative(let delta)): playback.seek(by: delta)
     case .seek(.absolute(let seconds)): playback.seek(to: seconds)
@@ -270,9 +290,15 @@ public final class Session {
     case .shuffle:
       playback.toggleShuffle()
       return .done(message: "shuffle \(playback.queue.isShuffled ? "on" : "off")")
+    case .setShuffle(let on):
+      if on != playback.queue.isShuffled { playback.toggleShuffle() }
+      return .done(message: "shuffle \(on ? "on" : "off")")
     case .repeat:
       playback.cycleRepeat()
       return .done(message: "repeat \(playback.queue.repeatMode.rawValue)")
+    case .setRepeat(let mode):
+      playback.setRepeat(mode)
+      return .done(message: "repeat \(mode.rawValue)")
     case .nudge(let delta): return nudge(delta)
     case .lyricsSync(.save):
       saveTimedLyrics { _ in }
@@ -293,6 +319,16 @@ public final class Session {
       return add(item, playing: false) { [weak self] outcome in
         if case .failed(let reason) = outcome { self?.notify(.notice(reason, isError: true)) }
       }
+    case .queueList:
+      let view = queue
+      return .done(
+        message: "\(view.count) in \(view.room == nil ? "the queue" : "the room's queue")")
+    case .queueRemove(let position): return removeFromQueue(at: position)
+    case .queueMove(let from, let to): return moveInQueue(from: from, to: to)
+    case .queuePlay(let position): return playFromQueue(at: position)
+    case .playTracks(let list):
+      return play(list.tracks, startAt: list.start, position: list.position, paused: list.paused)
+    case .enqueue(let tracks): return enqueue(tracks)
     case .status: return .done(message: summary)
     case .chat(let text):
       let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -307,8 +343,10 @@ public final class Session {
         case .failure(let failure): self?.notify(.notice(failure.message, isError: true))
         }
       }
+    case .library(let edit): return apply(edit)
     case .room(.leave): return leaveRoom()
-    case .room(.play), .room(.remove): return .failed("not in a listening room")
+    case .room(.join(let url)): return joinRoom(url)
+    case .room(.play): return .failed("not in a listening room")
     // The front ends' own: what is drawn, navigated, typed or stored in the user's library.
     case .lyrics, .publishLyrics, .findInLyrics, .translations, .romanize, .seekMode, .follow,
       .show, .nextPane, .move, .open, .back, .quit, .search, .help, .prompt, .add,
@@ -360,8 +398,11 @@ public final class Session {
     let queued = track
     describeTail = Task.detached(executorPreference: BackgroundExecutor.shared) {
       await previous?.value
-      let described = describe?(queued) ?? queued
+      // A missing or unreadable file is refused now, not when its turn comes.
+      let problem = fileProblem(queued.location)
+      let described = problem == nil ? (describe?(queued) ?? queued) : queued
       inbox.post { session in
+        if let problem { return reply.value(.failed(problem)) }
         session.playback.enqueue([described])
         if playing { session.playback.jump(to: session.playback.queue.count - 1) }
         reply.value(.done(message: "added \(described.title) to the queue"))
@@ -413,4 +454,22 @@ public final class Session {
     guard path == "~" || path.hasPrefix("~/") else { return path }
     return NSString(string: path).expandingTildeInPath
   }
+}
+
+/// Why the file at `location` cannot be queued (missing, a folder, unreadable), or `nil` for
+/// a readable file and for anything that is not a file. It reads the disk: call it off the
+/// session's thread.
+func fileProblem(_ location: URL) -> String? {
+  guard location.isFileURL else { return nil }
+  let path = location.path
+  var isFolder: ObjCBool = false
+  let shown = TerminalSanitizer.clean(path)
+  guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+    return "no such file: \(shown)"
+  }
+  if isFolder.boolValue { return "\(shown) is a folder, not an audio file" }
+  guard FileManager.default.isReadableFile(atPath: path) else {
+    return "cannot read \(shown): permission denied"
+  }
+  return nil
 }

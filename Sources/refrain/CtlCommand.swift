@@ -36,7 +36,10 @@ struct CtlCommand: ParsableCommand {
       socketPath = words[index + 1]
       words.removeSubrange(index...(index + 1))
     }
-    let request = watching ? "watch" : words.joined(separator: " ")
+    let request =
+      watching
+      ? "watch"
+      : Self.resolved(words, in: FileManager.default.currentDirectoryPath)
     guard !request.isEmpty else {
       throw ValidationError("name a command, e.g. `refrain ctl status`")
     }
@@ -62,5 +65,37 @@ struct CtlCommand: ParsableCommand {
       fflush(nil)
       if !watching { break }
     }
+  }
+
+  /// The request line for `words`, as the player must read it: a relative path after
+  /// `queue add` or `playlist add ID` is made absolute in `folder` (the caller's, not the
+  /// player's).
+  static func resolved(_ words: [String], in folder: String) -> String {
+    var words = words
+    let lowered = words.map { $0.lowercased() }
+    let pathAt: Int?
+    if lowered.starts(with: ["queue", "add"]) {
+      pathAt = 2
+    } else if lowered.starts(with: ["playlist", "add"]) {
+      pathAt = 3
+    } else {
+      pathAt = nil
+    }
+    if let pathAt, words.count > pathAt {
+      let item = words[pathAt...].joined(separator: " ")
+      words.removeSubrange(pathAt...)
+      words.append(absolute(item, in: folder))
+    }
+    return words.joined(separator: " ")
+  }
+
+  /// `item` made absolute in `folder` when it is a relative file path; URLs, `~` paths,
+  /// absolute paths and `current` stay as they are.
+  static func absolute(_ item: String, in folder: String) -> String {
+    if item.hasPrefix("/") || item.hasPrefix("~") || item == "current" || item.contains("://") {
+      return item
+    }
+    return URL(fileURLWithPath: item, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
+      .standardizedFileURL.path
   }
 }

@@ -86,15 +86,15 @@ final class HeadlessRoomMember {
 
   private func timeoutMilliseconds() -> Int32 {
     var wait: Double? = follower.nextCheck()
-    if session.playback.state == .playing {
+    if session.snapshot.state == .playing {
       var due = max(0, nextPositionEvent - MonotonicClock.now)
-      if let change = session.playback.nextLyricChange(),
+      if let change = session.nextLyricChange,
         let delay = engine.delay(untilPosition: change)
       {
         due = min(due, delay)
       }
       wait = min(wait ?? due, due)
-    } else if session.playback.state == .loading {
+    } else if session.snapshot.state == .loading {
       wait = min(wait ?? 0.1, 0.1)
     }
     guard let wait else { return -1 }
@@ -103,9 +103,9 @@ final class HeadlessRoomMember {
 
   private func tick() {
     for update in session.checkRoom() { show(update) }
-    guard session.playback.state == .playing else { return }
+    guard session.snapshot.state == .playing else { return }
     let position = engine.position
-    if let line = session.playback.lyricChange() {
+    if let line = session.lyricLineChange() {
       emit(PlayEvent.line(index: line.index, t: position, text: line.text))
     }
     if MonotonicClock.now >= nextPositionEvent {
@@ -176,7 +176,7 @@ final class HeadlessRoomMember {
       break  // a room plays the room's files, never a live stream
     case .notice(let text, _):
       warn(text)
-    case .lyricsChanged, .libraryChanged, .progress, .browsingChanged:
+    case .lyricsChanged, .libraryChanged, .progress, .browsingChanged, .roomChanged:
       break
     }
   }
@@ -190,7 +190,9 @@ final class HeadlessRoomMember {
 
   /// One command, in the language of `refrain ctl`; problems go to stderr.
   private func apply(_ command: Command) {
-    if command == .quit || command == .stop {
+    // `stop` is the room's pause, as from every door; only `quit` (or stdin closing) ends
+    // the member.
+    if command == .quit {
       done = true
       return
     }

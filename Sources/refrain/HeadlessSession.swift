@@ -44,7 +44,8 @@ final class HeadlessSession {
   private var mpris: MPRISServer?
   private var control: ControlServer?
 
-  private var playback: PlaybackPresenter { session.playback }
+  /// Playback now.
+  private var playback: PlaybackSnapshot { session.snapshot }
 
   private var scrobbling: ScrobbleAttachment?
   /// The track whose `start` event went out last.
@@ -82,7 +83,6 @@ final class HeadlessSession {
     session.subscribe { [unowned self] event in self.report(event) }
     loop.watch(engine.wakeFileDescriptor) { [unowned self] in
       session.handlePlayerEvents(engine.drainEvents())
-      if playback.isFinished { done = true }
     }
     loop.watch(session.wakeFileDescriptor) { [unowned self] in session.drainInbox() }
     loop.watch(
@@ -95,7 +95,7 @@ final class HeadlessSession {
         path: socket, session: session,
         frontEnd: { [unowned self] command, reply in
           guard command == .quit else { return false }
-          playback.stop()
+          _ = session.execute(.stop)
           done = true
           reply(.success("ok"))
           return true
@@ -107,7 +107,7 @@ final class HeadlessSession {
       enabled: options.mpris, notifies: options.notify, session: session,
       environment: ProcessInfo.processInfo.environment,
       onQuit: { [unowned self] in
-        playback.stop()
+        _ = session.execute(.stop)
         done = true
       })
     if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
@@ -116,10 +116,13 @@ final class HeadlessSession {
   /// Plays everything and returns how many tracks could not be played.
   func run() -> Int {
     if let lyricsProblem { report(lyricsProblem) }
-    playback.playAll(tracks, startAt: 0, position: options.start)
+    _ = session.execute(.playTracks(Command.TrackList(tracks, position: options.start)))
     while !done {
       guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
       tick()
+      // `refrain play` exists to play its arguments: once playback has stopped (`stop` from
+      // any door, or the queue's end), it ends.
+      if playback.state == .stopped { done = true }
       mpris?.refresh()
       control?.notifyWatchers()
     }
@@ -138,7 +141,7 @@ final class HeadlessSession {
         || playback.state == .loading ? -1 : 200
     }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
-    if let change = playback.nextLyricChange(), let delay = engine.delay(untilPosition: change) {
+    if let change = session.nextLyricChange, let delay = engine.delay(untilPosition: change) {
       wait = min(wait, delay)
     }
     if let limit = options.duration, let delay = engine.delay(untilPosition: trackStart + limit) {
@@ -151,7 +154,7 @@ final class HeadlessSession {
     guard playback.state == .playing || playback.state == .paused else { return }
     scrobbling?.scrobbler.sample()
     let position = engine.position
-    if let line = playback.lyricChange() {
+    if let line = session.lyricLineChange() {
       emit(.line(index: line.index, t: position, text: line.text))
     }
     if playback.state == .playing, MonotonicClock.now >= nextPositionEvent {
@@ -160,10 +163,8 @@ final class HeadlessSession {
     }
     if let limit = options.duration, position >= trackStart + limit {
       emit(.end)
-      if playback.queue.peekNextIndex() != nil {
-        playback.next()
-      } else {
-        playback.stop()
+      if case .failed = session.execute(.next) {
+        _ = session.execute(.stop)
         done = true
       }
     }
@@ -191,14 +192,14 @@ final class HeadlessSession {
       report(news, of: track)
     case .notice(let text, _):
       warn(text)
-    case .lyricsChanged, .libraryChanged, .progress, .browsingChanged:
+    case .lyricsChanged, .libraryChanged, .progress, .browsingChanged, .roomChanged:
       break
     }
   }
 
   /// A live stream's title and reconnections: events, and a line on stderr for a drop.
   private func report(_ news: StreamNews, of track: Track) {
-    guard track.isSameEntry(as: playback.queue.current) else { return }
+    guard track.isSameEntry(as: playback.track) else { return }
     let started = startedTrack.map { track.isSameEntry(as: $0) } ?? false
     switch news {
     case .live:
@@ -218,8 +219,8 @@ final class HeadlessSession {
 
   /// Carries out one command; problems go to stderr, never to the event stream.
   private func apply(_ command: Command) {
-    if command == .stop || command == .quit {
-      playback.stop()
+    if command == .quit {
+      _ = session.execute(.stop)
       done = true
       return
     }

@@ -14,13 +14,8 @@ struct RoomCommand: ParsableCommand {
 
   /// `refrain-room` beside this binary, or in ../lib/refrain (an installed Refrain).
   static func helper() throws -> String {
-    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let folder = binary.deletingLastPathComponent()
-    let places = [
-      folder.appendingPathComponent("refrain-room").path,
-      folder.appendingPathComponent("../lib/refrain/refrain-room").standardizedFileURL.path,
-    ]
-    for place in places where FileManager.default.isExecutableFile(atPath: place) { return place }
+    if let found = helperPath() { return found }
+    let places = helperPlaces
     // One line, without the usage text a ValidationError adds: nothing was typed wrong.
     FileHandle.standardError.write(
       Data(
@@ -28,6 +23,21 @@ struct RoomCommand: ParsableCommand {
           + places.joined(separator: " and ")
           + "): build it with `make rooms` (about 5 minutes), or `make install`\n").utf8))
     throw ExitCode(1)
+  }
+
+  /// Where `refrain-room` may be: beside this binary, or in `../lib/refrain`.
+  static var helperPlaces: [String] {
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let folder = binary.deletingLastPathComponent()
+    return [
+      folder.appendingPathComponent("refrain-room").path,
+      folder.appendingPathComponent("../lib/refrain/refrain-room").standardizedFileURL.path,
+    ]
+  }
+
+  /// The `refrain-room` binary, or `nil` when none is installed.
+  static func helperPath() -> String? {
+    helperPlaces.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 }
 

@@ -135,7 +135,6 @@ struct StartCommand: ParsableCommand {
     session.lyricsCache = LyricsLoading.cache(environment: environment, library: library)
     session.describe = TrackDescription.fromTags
     session.catalog = catalog
-    let presenter = session.playback
     // Scrobbling: a front end of the session, on when a service's credentials are complete.
     let scrobbling = library.flatMap {
       ScrobbleSetup(configuration: config, environment: environment)
@@ -158,13 +157,25 @@ struct StartCommand: ParsableCommand {
       handle.seekToEndOfFile()
       dup2(handle.fileDescriptor, STDERR_FILENO)
     }
+    let memberName = name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest"
+    // `:room join URL` and `refrain ctl room join URL`, with the token the player was started
+    // with: a token is never typed into a command.
+    session.roomJoiner = { [unowned session] url in
+      guard let token, !token.isEmpty else {
+        throw RoomJoinProblem(
+          "a room needs its token: start refrain with REFRAIN_ROOM_TOKEN set (or --token)")
+      }
+      guard let helper = RoomCommand.helperPath() else {
+        throw RoomJoinProblem("listening rooms need refrain-room beside refrain (`make rooms`)")
+      }
+      return try RoomLinkProcess(
+        helper: helper, url: url, token: token, name: memberName, session: session)
+    }
     if let room, let roomHelper, let token {
       let link: RoomLinkProcess
       do {
         link = try RoomLinkProcess(
-          helper: roomHelper, url: room, token: token,
-          name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
-          session: session)
+          helper: roomHelper, url: room, token: token, name: memberName, session: session)
       } catch let error as ValidationError {
         throw error
       } catch {
@@ -220,7 +231,7 @@ struct StartCommand: ParsableCommand {
       scrobbling?.scrobbler.sample()
       // While playing, save the session every 10 s so a crash loses little.
       let now = ProcessInfo.processInfo.systemUptime
-      if presenter.state == .playing, now - lastSave >= 10 {
+      if session.snapshot.state == .playing, now - lastSave >= 10 {
         app.saveSession()
         lastSave = now
       }
@@ -240,11 +251,16 @@ struct StartCommand: ParsableCommand {
     session.drainInbox()
     for line in unsaved { FileHandle.standardError.write(Data("refrain: \(line)\n".utf8)) }
     mpris?.stop()
-    session.room?.stop()
+    session.close()
     // A listen just counted is written before the process ends; sending can wait for the
     // next run (the queue is in the library).
     scrobbling?.finish()
-    presenter.stop()
     engine.shutdown()
   }
+}
+
+/// Why a running player could not join a room, in one line.
+struct RoomJoinProblem: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

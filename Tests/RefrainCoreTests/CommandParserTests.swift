@@ -13,7 +13,10 @@ final class CommandParserTests: XCTestCase {
     .open, .back, .quit, .search(nil), .search("비 오는 날"), .help, .prompt, .add,
     .addToPlaylist, .save, .newPlaylist(nil), .newPlaylist("Road trip"), .rename(nil),
     .rename("Mornings"), .delete, .remove, .moveItemUp, .moveItemDown, .playAll,
-    .queueAdd("/music/a song.mp3"), .queueClear, .status,
+    .queueAdd("/music/a song.mp3"), .queueClear, .status, .queueList, .queueRemove(3),
+    .queueMove(from: 4, to: 1), .queuePlay(2), .setShuffle(true), .setShuffle(false),
+    .setRepeat(.off), .setRepeat(.all), .setRepeat(.one), .room(.leave), .room(.play(entry: 4)),
+    .room(.join(url: "ws://127.0.0.1:7700/rooms/den")),
   ]
 
   // MARK: - Round trip
@@ -53,7 +56,12 @@ final class CommandParserTests: XCTestCase {
       ("pause now", "'pause' takes no argument"),
       ("lyrics line x", "expected 'lyrics', 'lyrics line N'"),
       ("lyrics sync later", "expected 'lyrics sync start|here|words|stamp|undo|save|cancel'"),
-      ("queue shuffle", "expected 'queue add"),
+      ("queue shuffle", "expected 'queue', 'queue add"),
+      ("queue remove 0", "(positions from 1)"),
+      ("queue move 2", "'queue move N M'"),
+      ("shuffle maybe", "expected 'shuffle', 'shuffle on'"),
+      ("repeat twice", "'repeat off|all|one'"),
+      ("room join", "expected 'room join URL'"),
       ("nudge lots", "expected 'nudge ±MS'"),
     ]
     for (input, expected) in cases {

@@ -1,10 +1,10 @@
 import Foundation
 import RefrainCore
-import RefrainSession
 import RefrainTestSupport
 import XCTest
 
 @testable import RefrainDesktop
+@testable import RefrainSession
 
 /// An MPRIS endpoint that records what the server published and hands it requests.
 final class RecordingEndpoint: MPRISEndpoint {
@@ -179,7 +179,13 @@ final class MPRISServerTests: XCTestCase {
 
   func testOpenURIQueuesTheFileAndPlaysIt() {
     playQueue()
-    send(.openURI("file:///music/new%20song.mp3"))
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-openuri-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("new song.mp3")
+    FileManager.default.createFile(atPath: file.path, contents: Data())
+    send(.openURI(file.absoluteString))
     // The file is described by its tags off the session's thread, then queued and played.
     let deadline = Date().addingTimeInterval(5)
     while session.playback.queue.count < 4, Date() < deadline {
@@ -187,7 +193,7 @@ final class MPRISServerTests: XCTestCase {
       session.drainInbox()
     }
     XCTAssertEqual(session.playback.queue.count, 4)
-    XCTAssertEqual(player.played.last?.location.path, "/music/new song.mp3")
+    XCTAssertEqual(player.played.last?.location.path, file.path)
   }
 
   func testQuitIsTheFrontEndsAndNoBusStopsQuietly() {

@@ -45,6 +45,7 @@ final class SessionRoomPolicyTests: XCTestCase {
     session = Session(player: player, lyricsLoader: { _ in .notFound(reasons: ["none"]) })
     room = FakeRoom(session: session)
     session.room = room
+    _ = room.follower.receive(line: #"{"type":"link","state":"connected"}"#)
   }
 
   /// What the member's own player was told to do (play, pause, seek, stop, resume).
@@ -64,6 +65,14 @@ final class SessionRoomPolicyTests: XCTestCase {
   }
 
   func testTransportFromAnyCommandGoesToTheRoomNotThePlayer() {
+    let cafe = RoomLibraryTrack(
+      path: "cafe.mp3", title: "Cafe", artist: nil, album: nil, duration: 20)
+    arrive(
+      .queue(
+        entries: [
+          RoomQueueEntry(entry: 1, track: tide, addedBy: "Mina"),
+          RoomQueueEntry(entry: 2, track: cafe, addedBy: "Jun"),
+        ], current: 1))
     for command: Command in [.togglePlay, .pause, .next, .seek(.absolute(12)), .play] {
       XCTAssertEqual(session.execute(command), .done(message: nil), "\(command)")
     }
@@ -116,6 +125,89 @@ final class SessionRoomPolicyTests: XCTestCase {
     XCTAssertTrue(room.sent.isEmpty, "a command reached the room after leaving: \(room.sent)")
   }
 
+  // MARK: - The room's queue is the queue
+
+  private func twoEntries(current: Int?) {
+    let cafe = RoomLibraryTrack(
+      path: "cafe.mp3", title: "Cafe", artist: nil, album: nil, duration: 20)
+    arrive(
+      .queue(
+        entries: [
+          RoomQueueEntry(entry: 4, track: tide, addedBy: "Mina"),
+          RoomQueueEntry(entry: 9, track: cafe, addedBy: "Jun"),
+        ], current: current))
+  }
+
+  func testTheQueueEveryFrontEndShowsIsTheRooms() {
+    twoEntries(current: 4)
+    let queue = session.queue
+    XCTAssertEqual(queue.room, "den")
+    XCTAssertEqual(queue.entries.map(\.track.title), ["Tide", "Cafe"])
+    XCTAssertEqual(queue.entries.map(\.roomEntry), [4, 9])
+    XCTAssertEqual(queue.currentIndex, 0)
+    XCTAssertTrue(queue.hasNext, "MPRIS CanGoNext comes from here")
+    XCTAssertEqual(
+      queue.entries[1].track.location.absoluteString,
+      "http://127.0.0.1:7700/library/cafe.mp3?token=t")
+    twoEntries(current: 9)
+    XCTAssertFalse(session.queue.hasNext)
+  }
+
+  func testQueueEditsByPositionAreTheRoomsForEveryone() {
+    twoEntries(current: 4)
+    XCTAssertEqual(
+      session.execute(.queueRemove(2)), .done(message: "removed Cafe from the room's queue"))
+    XCTAssertEqual(session.execute(.queueMove(from: 2, to: 1)), .done(message: nil))
+    XCTAssertEqual(session.execute(.queuePlay(2)), .done(message: nil))
+    XCTAssertEqual(
+      session.execute(.queueRemove(3)), .failed("no entry 3 in the room's queue (it has 2)"))
+    XCTAssertEqual(
+      room.sent, [.queueRemove(entry: 9), .queueMove(entry: 9, to: 0), .play(entry: 9)])
+    XCTAssertTrue(moves.isEmpty, "the member's own queue was edited: \(moves)")
+  }
+
+  func testNextOnTheRoomsLastEntryIsRefusedAndNothingIsSent() {
+    twoEntries(current: 9)
+    XCTAssertEqual(session.execute(.next), .failed("this is the last entry in the room's queue"))
+    XCTAssertTrue(room.sent.isEmpty, "\(room.sent)")
+  }
+
+  func testWhileTheRoomIsUnreachableNothingIsSentOrKeptForLater() {
+    twoEntries(current: 4)
+    _ = room.follower.receive(
+      line: #"{"type":"link","state":"lost","reason":"connection refused"}"#)
+    for command: Command in [.seek(.relative(10)), .next, .chat("still there?"), .queueRemove(1)] {
+      guard case .failed(let reason) = session.execute(command) else {
+        return XCTFail("\(command) answered as if the room had it")
+      }
+      XCTAssertTrue(reason.hasPrefix("the room is unreachable"), reason)
+    }
+    _ = room.follower.receive(line: #"{"type":"link","state":"connected"}"#)
+    XCTAssertTrue(room.sent.isEmpty, "a command was kept and sent later: \(room.sent)")
+    XCTAssertEqual(session.execute(.pause), .done(message: nil))
+    XCTAssertEqual(room.sent, [.pause])
+  }
+
+  func testJoiningFromARunningPlayerAndAgainAfterLeaving() {
+    XCTAssertEqual(session.execute(.room(.leave)), .done(message: "left room den"))
+    XCTAssertEqual(
+      session.execute(.room(.join(url: "ws://127.0.0.1:7700/rooms/den"))),
+      .failed("joining a room works in the full-screen player and `refrain room join`"))
+    var asked: [String] = []
+    session.roomJoiner = { [unowned self] url in
+      asked.append(url)
+      return FakeRoom(session: session)
+    }
+    XCTAssertEqual(
+      session.execute(.room(.join(url: "ws://127.0.0.1:7700/rooms/den"))),
+      .done(message: "joining room den…"))
+    XCTAssertEqual(asked, ["ws://127.0.0.1:7700/rooms/den"])
+    XCTAssertNotNil(session.room)
+    XCTAssertEqual(
+      session.execute(.room(.join(url: "ws://127.0.0.1:7700/rooms/den"))),
+      .failed("already in room den: room leave first"))
+  }
+
   func testChatNeedsARoom() {
     XCTAssertEqual(session.execute(.chat("hello")), .done(message: nil))
     XCTAssertEqual(room.sent, [.chat(text: "hello")])
@@ -142,10 +234,20 @@ final class SessionTrackDescriptionTests: XCTestCase {
       described.artist = "The Tagged"
       return described
     }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("refrain-describe-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for name in ["a.mp3", "b.mp3"] {
+      FileManager.default.createFile(
+        atPath: folder.appendingPathComponent(name).path, contents: Data())
+    }
     let added = expectation(description: "both added")
     added.expectedFulfillmentCount = 2
-    session.add("/music/a.mp3", playing: false) { _ in added.fulfill() }
-    session.add("/music/b.mp3", playing: false) { _ in added.fulfill() }
+    session.add(folder.appendingPathComponent("a.mp3").path, playing: false) { _ in added.fulfill()
+    }
+    session.add(folder.appendingPathComponent("b.mp3").path, playing: false) { _ in added.fulfill()
+    }
     let deadline = Date().addingTimeInterval(5)
     while session.playback.queue.count < 2, Date() < deadline {
       RunLoop.current.run(until: Date().addingTimeInterval(0.01))

@@ -201,3 +201,55 @@ extension Outcome {
     return false
   }
 }
+
+/// Answers that are true: `ok` only when the command took effect.
+final class SessionHonestAnswerTests: XCTestCase {
+  private func session(playing ids: String...) -> (Session, FakePlayer) {
+    let player = FakePlayer()
+    let session = Session(player: player, lyricsLoader: { _ in .notFound(reasons: ["none"]) })
+    let tracks = ids.map { QueueFixture.track($0) }
+    _ = session.execute(.playTracks(Command.TrackList(tracks)))
+    session.handlePlayerEvents([.started(tracks[0], duration: 180)])
+    return (session, player)
+  }
+
+  func testNextOnTheLastTrackIsRefusedAndPlaysOn() {
+    let (session, player) = session(playing: "a", "b")
+    XCTAssertEqual(session.execute(.next), .done(message: nil))
+    player.resetCalls()
+    XCTAssertEqual(session.execute(.next), .failed("this is the last track in the queue"))
+    XCTAssertTrue(player.played.isEmpty)
+    XCTAssertEqual(session.snapshot.track?.id, "b")
+    XCTAssertFalse(session.queue.hasNext)
+  }
+
+  func testQueueEditsByPositionCountFromOneAndSayWhatIsOutside() {
+    let (session, _) = session(playing: "a", "b", "c")
+    XCTAssertEqual(session.execute(.queueMove(from: 3, to: 1)), .done(message: nil))
+    XCTAssertEqual(session.queue.entries.map(\.track.id), ["c", "a", "b"])
+    XCTAssertEqual(session.execute(.queueRemove(3)), .done(message: "removed Track b"))
+    XCTAssertEqual(session.execute(.queueRemove(5)), .failed("no entry 5 in the queue (it has 2)"))
+    XCTAssertEqual(session.execute(.queuePlay(1)), .done(message: nil))
+    XCTAssertEqual(session.snapshot.track?.id, "c")
+    guard case .done(let list?) = session.execute(.queueList) else { return XCTFail("no list") }
+    XCTAssertTrue(list.hasPrefix(#"[{"artist":"Refrain Test Band","current":true"#), list)
+  }
+
+  func testAddingAFileThatIsNotThereIsRefusedWhenAdded() {
+    let (session, _) = session(playing: "a")
+    let answered = expectation(description: "answered")
+    var outcome: Outcome?
+    session.add("/nowhere/missing.mp3", playing: false) {
+      outcome = $0
+      answered.fulfill()
+    }
+    let deadline = Date().addingTimeInterval(5)
+    while outcome == nil, Date() < deadline {
+      RunLoop.current.run(until: Date().addingTimeInterval(0.01))
+      session.drainInbox()
+    }
+    wait(for: [answered], timeout: 1)
+    XCTAssertEqual(outcome, .failed("no such file: /nowhere/missing.mp3"))
+    XCTAssertEqual(session.queue.count, 1, "nothing was queued")
+  }
+}

@@ -2,6 +2,7 @@ import RefrainCatalog
 import RefrainCore
 import XCTest
 
+@testable import RefrainSession
 @testable import RefrainTUI
 
 /// The Library pane over a real library file: playlists, the picker, likes.

@@ -2,6 +2,7 @@ import RefrainCatalog
 import RefrainCore
 import XCTest
 
+@testable import RefrainSession
 @testable import RefrainTUI
 
 /// List commands on rows not opened yet, and what the status line says when a command has

@@ -2,6 +2,7 @@ import RefrainCatalog
 import RefrainCore
 import XCTest
 
+@testable import RefrainSession
 @testable import RefrainTUI
 
 /// The Player pane, the now-playing line and the Queue view.
@@ -61,7 +62,7 @@ final class AppPlayerTests: XCTestCase {
   func testARadioStationShowsTheTitleOnAirAndSaysWhenItReconnects() throws {
     let harness = TUIHarness()
     harness.waitForHome()
-    harness.app.presenter.playSingle(
+    harness.presenter.playSingle(
       RadioStation(name: "Tones FM", url: "http://127.0.0.1:9/radio.mp3").track)
     let station = try XCTUnwrap(harness.presenter.queue.current)
     harness.player.setState(.playing)

@@ -1,8 +1,8 @@
 import Foundation
 import RefrainCore
-import RefrainSession
 import XCTest
 
+@testable import RefrainSession
 @testable import RefrainTUI
 
 /// The panes as their own types: a render that writes nothing but its grid, and command
@@ -29,7 +29,8 @@ final class PaneTests: XCTestCase {
       ], recentSearches: [])
     return ListContent(
       providerName: "fake", browsing: browsing, searchBox: SearchBox(), libraryAvailable: library,
-      queue: queue, catalogTrack: { CatalogTrack(id: $0.id, provider: "file", title: $0.title) })
+      queue: QueueView(queue, canRestart: false),
+      catalogTrack: { CatalogTrack(id: $0.id, provider: "file", title: $0.title) })
   }
 
   func testEnterOnATrackRowAsksTheShellToActivateItAndChangesNothingElse() {

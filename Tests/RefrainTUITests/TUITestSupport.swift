@@ -2,10 +2,10 @@ import Foundation
 import RefrainArt
 import RefrainCatalog
 import RefrainCore
-import RefrainSession
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
 @testable import RefrainTUI
 
 // MARK: - A small in-memory catalog

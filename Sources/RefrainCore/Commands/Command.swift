@@ -57,6 +57,24 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// A change to Refrain's own library that a front end picked on screen (tracks of a row, a
+  /// playlist entry): it has no text form. Typed edits are ``PlaylistEdit``s.
+  public enum LibraryEdit: Sendable, Hashable {
+    /// Appends tracks to one of Refrain's playlists, named for the status line.
+    case addTracks([CatalogTrack], playlist: Int64, name: String)
+    /// Makes a playlist holding `tracks` (none for an empty one).
+    case create(name: String, tracks: [CatalogTrack])
+    /// Removes one entry of a playlist (the entry's own ID, so the same song twice is told
+    /// apart), named for the status line.
+    case removeEntry(Int64, playlist: Int64, title: String)
+    /// Moves a playlist's entry from one index (from 0) to another.
+    case moveEntry(playlist: Int64, from: Int, to: Int)
+    /// Renames a playlist.
+    case rename(Int64, to: String)
+    /// Deletes a playlist.
+    case delete(Int64)
+  }
+
   /// A top-level pane.
   ///
   /// Its key, tab label and help come from ``tab``: one table for the tab bar, the key map
@@ -108,6 +126,10 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case volume(Volume)
   case shuffle
   case `repeat`
+  /// Turns shuffle on or off (`shuffle on|off`).
+  case setShuffle(Bool)
+  /// Sets the repeat mode (`repeat off|all|one`).
+  case setRepeat(RepeatMode)
   // Lyrics
   case lyrics
   /// A step of tap-to-sync (`lyrics sync start|here|stamp|undo|save|cancel`).
@@ -147,7 +169,25 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case playAll
   case queueAdd(String)
   case queueClear
+  /// Lists the queue every front end shows (`queue`): one JSON array from `refrain ctl`.
+  case queueList
+  /// Removes the queue's entry at a position, from 1 (`queue remove N`); in a room, for
+  /// everyone.
+  case queueRemove(Int)
+  /// Moves the queue's entry at one position to another, from 1 (`queue move N M`); in a
+  /// room, for everyone.
+  case queueMove(from: Int, to: Int)
+  /// Plays the queue's entry at a position, from 1 (`queue play N`); in a room, for everyone.
+  case queuePlay(Int)
+  /// Replaces the queue with tracks a front end picked (Enter on a row, a station, a
+  /// restored session) and plays from one of them. It has no text form: a row's tracks are
+  /// not typed.
+  case playTracks(TrackList)
+  /// Adds tracks a front end picked to the end of the queue (`a` on a row); no text form.
+  case enqueue([Track])
   case playlist(PlaylistEdit)
+  /// A change to Refrain's own library picked on screen; no text form.
+  case library(LibraryEdit)
   case status
   /// Imports the user's library from another service (`refrain spotify import`).
   case importLibrary
@@ -162,8 +202,29 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case leave
     /// Plays the room's queue entry with this number, for everyone.
     case play(entry: Int)
-    /// Removes the room's queue entry with this number.
-    case remove(entry: Int)
+    /// Enters the room at this URL from a running player, with the token the player was
+    /// started with (`--token`, `REFRAIN_ROOM_TOKEN`): a token is never typed into a command.
+    case join(url: String)
+  }
+
+  /// Tracks to play and where to start: what a front end picked.
+  public struct TrackList: Sendable, Hashable {
+    /// The tracks, in order.
+    public var tracks: [Track]
+    /// The index of the one to play first.
+    public var start: Int
+    /// Seconds into that track.
+    public var position: Double
+    /// Whether to stay paused there (a restored session) rather than play.
+    public var paused: Bool
+
+    /// Creates a list.
+    public init(_ tracks: [Track], start: Int = 0, position: Double = 0, paused: Bool = false) {
+      self.tracks = tracks
+      self.start = start
+      self.position = position
+      self.paused = paused
+    }
   }
 
   /// The steps of tap-to-sync.
@@ -198,6 +259,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .volume(.absolute(let percent)): return "volume \(percent)"
     case .shuffle: return "shuffle"
     case .repeat: return "repeat"
+    case .setShuffle(let on): return "shuffle \(on ? "on" : "off")"
+    case .setRepeat(let mode): return "repeat \(mode.rawValue)"
     case .lyrics: return "lyrics"
     case .seekMode: return "seekmode"
     case .follow: return "follow"
@@ -227,7 +290,16 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .playAll: return "playall"
     case .queueAdd(let item): return "queue add \(item)"
     case .queueClear: return "queue clear"
+    case .queueList: return "queue"
+    case .queueRemove(let position): return "queue remove \(position)"
+    case .queueMove(let from, let to): return "queue move \(from) \(to)"
+    case .queuePlay(let position): return "queue play \(position)"
+    case .playTracks(let list):
+      return
+        "play \(list.tracks.count) track\(list.tracks.count == 1 ? "" : "s") from \(list.start + 1)"
+    case .enqueue(let tracks): return "enqueue \(tracks.count) track\(tracks.count == 1 ? "" : "s")"
     case .playlist(let edit): return "playlist \(Self.describe(edit))"
+    case .library(let edit): return "library \(Self.describe(edit))"
     case .status: return "status"
     case .importLibrary: return "import"
     case .translations: return "translations"
@@ -239,7 +311,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .chat(let text): return "chat \(text)"
     case .room(.leave): return "room leave"
     case .room(.play(let entry)): return "room play \(entry)"
-    case .room(.remove(let entry)): return "queue remove \(entry)"
+    case .room(.join(let url)): return "room join \(url)"
     }
   }
 
@@ -253,6 +325,17 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .add(let id, let item): return "add \(id) \(item)"
     case .remove(let id, let position): return "remove \(id) \(position)"
     case .move(let id, let from, let to): return "move \(id) \(from) \(to)"
+    }
+  }
+
+  private static func describe(_ edit: LibraryEdit) -> String {
+    switch edit {
+    case .addTracks(let tracks, let id, _): return "add \(id) (\(tracks.count) tracks)"
+    case .create(let name, let tracks): return "create \(name) (\(tracks.count) tracks)"
+    case .removeEntry(let entry, let id, _): return "remove \(id) entry \(entry)"
+    case .moveEntry(let id, let from, let to): return "move \(id) \(from + 1) \(to + 1)"
+    case .rename(let id, let name): return "rename \(id) \(name)"
+    case .delete(let id): return "delete \(id)"
     }
   }
 

@@ -46,8 +46,19 @@ public enum CommandParser {
     case "prev", "previous": return try noArgument(.previous)
     case "seek": return .seek(try seekTarget(rest))
     case "volume", "vol": return .volume(try volume(rest))
-    case "shuffle": return try noArgument(.shuffle)
-    case "repeat": return try noArgument(.repeat)
+    case "shuffle":
+      switch rest.lowercased() {
+      case "": return .shuffle
+      case "on": return .setShuffle(true)
+      case "off": return .setShuffle(false)
+      default: throw CommandParseError("expected 'shuffle', 'shuffle on' or 'shuffle off'")
+      }
+    case "repeat":
+      if rest.isEmpty { return .repeat }
+      guard let mode = RepeatMode(rawValue: rest.lowercased()) else {
+        throw CommandParseError("expected 'repeat' or 'repeat off|all|one'")
+      }
+      return .setRepeat(mode)
     case "lyrics":
       if rest.isEmpty { return .lyrics }
       let words = rest.split(separator: " ")
@@ -100,16 +111,7 @@ public enum CommandParser {
     case "translations": return try noArgument(.translations)
     case "find": return .findInLyrics(rest.isEmpty ? nil : rest)
     case "romanize": return try noArgument(.romanize)
-    case "queue":
-      if rest == "clear" { return .queueClear }
-      let (action, tail) = splitAtSpace(rest)
-      let item = tail.trimmingCharacters(in: .whitespaces)
-      if action == "add", !item.isEmpty { return .queueAdd(item) }
-      if action == "remove", let entry = Int(item), entry >= 0 {
-        return .room(.remove(entry: entry))
-      }
-      throw CommandParseError(
-        "expected 'queue add PATH|URL', 'queue clear' or 'queue remove N' (a room's entry)")
+    case "queue": return try queueEdit(rest)
     case "playlist": return .playlist(try playlistEdit(rest))
     case "chat":
       guard !rest.isEmpty else { throw CommandParseError("expected 'chat TEXT'") }
@@ -121,12 +123,42 @@ public enum CommandParser {
       case "leave" where argument.isEmpty: return .room(.leave)
       case "play":
         if let entry = Int(argument), entry >= 0 { return .room(.play(entry: entry)) }
+      case "join" where !argument.isEmpty && !argument.contains(" "):
+        return .room(.join(url: argument))
       default: break
       }
-      throw CommandParseError("expected 'room leave' or 'room play N'")
+      throw CommandParseError("expected 'room join URL', 'room leave' or 'room play N'")
     default:
       if let move = Command.Move(rawValue: verb) { return try noArgument(.move(move)) }
       throw CommandParseError("unknown command '\(verb)'")
+    }
+  }
+
+  /// Reads what follows `queue`: nothing (the list), `add PATH|URL`, `clear`, `remove N`,
+  /// `move N M`, `play N` (positions from 1, as the list numbers them).
+  static func queueEdit(_ text: String) throws(CommandParseError) -> Command {
+    let expected = CommandParseError(
+      "expected 'queue', 'queue add PATH|URL', 'queue clear', 'queue remove N', "
+        + "'queue move N M' or 'queue play N' (positions from 1)")
+    if text.isEmpty { return .queueList }
+    let (action, tail) = splitAtSpace(text)
+    let argument = tail.trimmingCharacters(in: .whitespaces)
+    let numbers = argument.split(separator: " ").map { Int($0) }
+    func positions(_ count: Int) throws(CommandParseError) -> [Int] {
+      let values = numbers.compactMap { $0 }.filter { (1...1_000_000).contains($0) }
+      guard numbers.count == count, values.count == count else { throw expected }
+      return values
+    }
+    switch action.lowercased() {
+    case "add" where !argument.isEmpty: return .queueAdd(argument)
+    case "clear" where argument.isEmpty: return .queueClear
+    case "list" where argument.isEmpty: return .queueList
+    case "remove": return .queueRemove(try positions(1)[0])
+    case "play": return .queuePlay(try positions(1)[0])
+    case "move":
+      let values = try positions(2)
+      return .queueMove(from: values[0], to: values[1])
+    default: throw expected
     }
   }
 

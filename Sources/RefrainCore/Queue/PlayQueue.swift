@@ -164,6 +164,12 @@ public struct PlayQueue: Sendable, Equatable {
     return current
   }
 
+  /// Whether ``next()`` would move to another track (a skip, not a natural end: repeat one
+  /// does not count).
+  public var canSkipForward: Bool {
+    playablePosition(forward: true, wrap: repeatMode == .all) != nil
+  }
+
   /// The album order index of the track ``nextAfterTrackEnd()`` would play.
   public func peekNextIndex() -> Int? {
     if repeatMode == .one, let index = currentIndex, isPlayable(at: index) {

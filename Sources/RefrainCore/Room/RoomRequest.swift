@@ -14,6 +14,8 @@ public enum RoomRequest: Equatable, Sendable {
   case queueAdd(path: String)
   /// Removes a queue entry.
   case queueRemove(entry: Int)
+  /// Moves a queue entry to index `to` (from 0) of the queue.
+  case queueMove(entry: Int, to: Int)
   /// Resumes, or starts `entry` (or the current one) from the beginning.
   case play(entry: Int?)
   /// Pauses.
@@ -37,7 +39,7 @@ public enum RoomRequest: Equatable, Sendable {
   /// host).
   public var isControl: Bool {
     switch self {
-    case .queueAdd, .queueRemove, .play, .pause, .seek, .next: return true
+    case .queueAdd, .queueRemove, .queueMove, .play, .pause, .seek, .next: return true
     case .hello, .time, .alive, .library, .chat: return false
     }
   }
@@ -66,6 +68,9 @@ public enum RoomRequest: Equatable, Sendable {
       case "queue_add": return .queueAdd(path: try decoder.decode(Path.self, from: data).path)
       case "queue_remove":
         return .queueRemove(entry: try decoder.decode(Entry.self, from: data).entry)
+      case "queue_move":
+        let move = try decoder.decode(Move.self, from: data)
+        return .queueMove(entry: move.entry, to: move.to)
       case "play": return .play(entry: try decoder.decode(OptionalEntry.self, from: data).entry)
       case "pause": return .pause
       case "seek":
@@ -102,6 +107,10 @@ public enum RoomRequest: Equatable, Sendable {
   }
   private struct Path: Decodable { let path: String }
   private struct Entry: Decodable { let entry: Int }
+  private struct Move: Decodable {
+    let entry: Int
+    let to: Int
+  }
   private struct OptionalEntry: Decodable { let entry: Int? }
   private struct Seek: Decodable { let position: Double }
   private struct Chat: Decodable { let text: String }
@@ -117,6 +126,7 @@ public enum RoomRequest: Equatable, Sendable {
     case .library: object = ["type": "library"]
     case .queueAdd(let path): object = ["type": "queue_add", "path": path]
     case .queueRemove(let entry): object = ["type": "queue_remove", "entry": entry]
+    case .queueMove(let entry, let to): object = ["type": "queue_move", "entry": entry, "to": to]
     case .play(let entry):
       object = ["type": "play"]
       if let entry { object["entry"] = entry }

@@ -104,7 +104,7 @@ public final class MPRISServer {
     lookUpDetails = details
     self.log = log
     self.onQuit = onQuit
-    seekCount = session.playback.seekCount
+    seekCount = session.seekCount
     refresh()
   }
 
@@ -136,9 +136,9 @@ public final class MPRISServer {
   /// position anchor. Call it after every wake-up of the loop.
   public func refresh() {
     guard let endpoint else { return }
-    let playback = session.playback
-    let snapshot = playback.snapshot
-    let state = MPRISPlayerState(snapshot: snapshot, hasNext: playback.queue.peekNextIndex() != nil)
+    let snapshot = session.snapshot
+    // In a listening room, the room's queue: `next` there advances the whole room.
+    let state = MPRISPlayerState(snapshot: snapshot, hasNext: session.queue.hasNext)
     if state != publishedState {
       endpoint.publish(state)
       publishedState = state
@@ -146,7 +146,7 @@ public final class MPRISServer {
     let metadata = snapshot.track.map { track in
       MPRISMetadata(
         track: snapshot.shownTrack ?? track, duration: snapshot.duration,
-        details: details(for: track), lyrics: playback.lyrics?.document)
+        details: details(for: track), lyrics: session.lyricsDocument)
     }
     if publishedMetadata != .some(metadata) {
       endpoint.publish(metadata)
@@ -162,8 +162,8 @@ public final class MPRISServer {
       endpoint.anchor(anchor)
       publishedAnchor = anchor
     }
-    if playback.seekCount != seekCount {
-      seekCount = playback.seekCount
+    if session.seekCount != seekCount {
+      seekCount = session.seekCount
       endpoint.seeked(to: anchor.microseconds)
     }
   }
@@ -234,46 +234,50 @@ public final class MPRISServer {
       log("MPRIS off: the session bus went away (\(reason))")
       stop()
     case .quit: onQuit()
-    case .next: _ = session.execute(.next)
-    case .previous: _ = session.execute(.previous)
-    case .pause: _ = session.execute(.pause)
-    case .playPause: _ = session.execute(.togglePlay)
-    case .stop: _ = session.execute(.stop)
-    case .play: _ = session.execute(.play)
+    case .next: run(.next)
+    case .previous: run(.previous)
+    case .pause: run(.pause)
+    case .playPause: run(.togglePlay)
+    case .stop: run(.stop)
+    case .play: run(.play)
     case .seek(let offset): seek(by: offset)
     case .setPosition(let trackID, let position): setPosition(position, of: trackID)
     case .openURI(let uri): open(uri)
     case .setVolume(let volume):
       if let percent = MPRISPlayerState.percent(volume: volume) {
-        _ = session.execute(.volume(.absolute(percent)))
+        run(.volume(.absolute(percent)))
       }
-    case .setLoop(let loop): session.playback.setRepeat(loop.repeatMode)
-    case .setShuffle(let on):
-      if on != session.playback.queue.isShuffled { _ = session.execute(.shuffle) }
+    case .setLoop(let loop): run(.setRepeat(loop.repeatMode))
+    case .setShuffle(let on): run(.setShuffle(on))
     }
+  }
+
+  /// Carries out `command`; a refusal is told to every front end (MPRIS has no reply).
+  private func run(_ command: Command) {
+    session.announceFailure(of: session.execute(command))
   }
 
   /// `Seek`: relative to the audible position; past the end, as `Next` (the specification's
   /// rule).
   private func seek(by offset: Int64) {
-    let snapshot = session.playback.snapshot
+    let snapshot = session.snapshot
     guard snapshot.track != nil else { return }
     let target = snapshot.position + Double(offset) / 1_000_000
     if let duration = snapshot.duration, target > duration {
-      _ = session.execute(.next)
+      run(.next)
     } else {
-      _ = session.execute(.seek(.absolute(max(0, target))))
+      run(.seek(.absolute(max(0, target))))
     }
   }
 
   /// `SetPosition`: only for the current track's id and a position within the track.
   private func setPosition(_ position: Int64, of trackID: String) {
-    let snapshot = session.playback.snapshot
+    let snapshot = session.snapshot
     guard let track = snapshot.track, MPRISTrackID.path(for: track) == trackID, position >= 0
     else { return }
     let seconds = Double(position) / 1_000_000
     if let duration = snapshot.duration, seconds > duration { return }
-    _ = session.execute(.seek(.absolute(seconds)))
+    run(.seek(.absolute(seconds)))
   }
 
   /// `OpenUri`: adds the file or stream to the queue, described by its tags, and plays it;

@@ -188,6 +188,16 @@ public actor RoomHub {
       } else {
         broadcast(queueEvent(room), in: roomName)
       }
+    case .queueMove(let entry, let to):
+      guard let position = room.queue.firstIndex(where: { $0.entry == entry }) else {
+        return send(
+          .error(code: .notFound, message: "no entry \(entry) in the queue", retryAfter: nil),
+          to: member)
+      }
+      let moved = room.queue.remove(at: position)
+      room.queue.insert(moved, at: min(max(0, to), room.queue.count))
+      rooms[roomName] = room
+      broadcast(queueEvent(room), in: roomName)
     case .play(let entry):
       if let entry {
         guard let position = room.queue.firstIndex(where: { $0.entry == entry }) else {

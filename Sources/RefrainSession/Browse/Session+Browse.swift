@@ -269,23 +269,6 @@ extension Session {
     }
   }
 
-  /// Changes the library, says `message` in a notice once the change is stored (or why it
-  /// was not), and tells front ends to read the library again.
-  public func editLibrary(
-    _ message: String?, _ edit: @escaping @Sendable (any LibraryStorage) throws -> Void
-  ) {
-    guard let libraryCalls else {
-      return notify(.notice("the library is not available", isError: true))
-    }
-    libraryCalls.call(edit) { [weak self] result in
-      switch result {
-      case .success: if let message { self?.notify(.notice(message, isError: false)) }
-      case .failure(let error): self?.notify(.notice("\(error)", isError: true))
-      }
-      self?.notify(.libraryChanged)
-    }
-  }
-
   /// Runs `work` on ``BackgroundExecutor``, then `then` on the session's thread with what
   /// came of it, followed by ``SessionEvent/browsingChanged``.
   func background<T: Sendable>(

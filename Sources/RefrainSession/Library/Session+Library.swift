@@ -118,6 +118,52 @@ extension Session {
     }
   }
 
+  /// Applies an edit of Refrain's own library picked on screen, in the background: the
+  /// answer says it was asked for; a notice says what was stored (or why not) once it is,
+  /// and front ends read the library again.
+  func apply(_ edit: Command.LibraryEdit) -> Outcome {
+    guard let libraryCalls else { return .failed("the library is not available") }
+    let message: String?
+    let work: @Sendable (any LibraryStorage) throws -> Void
+    switch edit {
+    case .addTracks(let tracks, let id, let name):
+      guard !tracks.isEmpty else { return .failed("nothing to add") }
+      message = "added \(tracks.count) to \(name)"
+      work = { try $0.addTracks(tracks, toPlaylist: id, at: nil) }
+    case .create(let name, let tracks):
+      let trimmed = name.trimmingCharacters(in: .whitespaces)
+      guard !trimmed.isEmpty else { return .failed("a playlist needs a name") }
+      message =
+        "created \(trimmed)"
+        + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")")
+      work = { library in
+        let playlist = try library.createPlaylist(named: trimmed)
+        if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id, at: nil) }
+      }
+    case .removeEntry(let entry, let id, let title):
+      message = "removed \(title)"
+      work = { try $0.removeEntries([entry], fromPlaylist: id) }
+    case .moveEntry(let id, let from, let to):
+      message = nil
+      work = { try $0.moveEntry(inPlaylist: id, from: from, to: to) }
+    case .rename(let id, let name):
+      guard !name.isEmpty else { return .failed("a playlist needs a name") }
+      message = "renamed to \(name)"
+      work = { try $0.renamePlaylist(id, to: name) }
+    case .delete(let id):
+      message = "playlist deleted"
+      work = { try $0.deletePlaylist(id) }
+    }
+    libraryCalls.call(work) { [weak self] result in
+      switch result {
+      case .success: if let message { self?.notify(.notice(message, isError: false)) }
+      case .failure(let error): self?.notify(.notice("\(error)", isError: true))
+      }
+      self?.notify(.libraryChanged)
+    }
+    return .done(message: nil)
+  }
+
   /// The catalog track playing now, if any.
   private func playingCatalogTrack() -> CatalogTrack? {
     playback.queue.current.map(catalogTrack(for:))

@@ -98,7 +98,7 @@ struct ListContent {
   var searchBox: SearchBox
   /// Whether the library file could be opened.
   var libraryAvailable: Bool
-  var queue: PlayQueue
+  var queue: QueueView
   /// The catalog track a queued track came from (for adding or saving a queue entry).
   var catalogTrack: (Track) -> CatalogTrack
   /// Whether the terminal shows pictures and covers can be looked for.

@@ -64,22 +64,8 @@ extension App {
 
   /// Adds tracks to the end of the queue (in a room, the room's queue).
   func enqueue(_ tracks: [CatalogTrack]) {
-    let playable = tracks.compactMap(\.playable)
     session.remember(tracks)
-    guard !playable.isEmpty else { return setStatus("nothing playable to add", error: true) }
-    if room != nil {
-      // The room's queue, for everyone; the room refuses what it cannot play.
-      for track in playable {
-        let item = track.location.isFileURL ? track.location.path : track.location.absoluteString
-        show(session.add(item, playing: false))
-      }
-      return
-    }
-    if presenter.queue.isEmpty {
-      presenter.playAll(playable, startAt: 0)
-    } else {
-      presenter.enqueue(playable)
-    }
-    setStatus("added \(playable.count) track\(playable.count == 1 ? "" : "s") to the queue")
+    // In a room, the room's queue, for everyone; the room refuses what it cannot play.
+    show(execute(.enqueue(tracks.compactMap(\.playable))))
   }
 }

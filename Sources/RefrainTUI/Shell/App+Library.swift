@@ -19,6 +19,11 @@ extension App {
   /// Puts what was read on the panes: the open playlists, and the picker's list (see
   /// ``PlaylistPicker/update(own:server:)`` for where its selection goes).
   private func show(_ playlists: [Int64: LibraryPlaylistRead]) {
+    let existing = Set((librarySnapshot?.playlists ?? []).map(\.id))
+    closePages { detail in
+      guard case .libraryPlaylist(let playlist, _) = detail.content else { return false }
+      return !existing.contains(playlist.id)
+    }
     for (pane, stack) in details {
       guard case .libraryPlaylist(let playlist, _)? = stack.last?.content,
         let fresh = playlists[playlist.id]
@@ -29,6 +34,16 @@ extension App {
     if case .picker(var picker) = overlay {
       picker.update(own: librarySnapshot?.playlists ?? [])
       overlay = .picker(picker)
+    }
+  }
+
+  /// Closes every open page `gone` says is gone (a playlist deleted from any door), with
+  /// the pages opened from it, so nothing plays from a list that no longer exists.
+  func closePages(where gone: (DetailState) -> Bool) {
+    for (pane, stack) in details {
+      guard let first = stack.firstIndex(where: gone) else { continue }
+      lists[pane]?.details.removeSubrange(first...)
+      if pane == self.pane { setStatus("\(stack[first].title) was deleted") }
     }
   }
 

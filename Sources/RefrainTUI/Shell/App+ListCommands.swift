@@ -28,9 +28,7 @@ extension App {
   func add(_ tracks: [CatalogTrack], to choice: PlaylistPicker.Choice) {
     switch choice {
     case .own(let playlist):
-      session.editLibrary("added \(tracks.count) to \(playlist.name)") {
-        try $0.addTracks(tracks, toPlaylist: playlist.id, at: nil)
-      }
+      show(execute(.library(.addTracks(tracks, playlist: playlist.id, name: playlist.name))))
     case .newOwn: createPlaylist(named: nil, adding: tracks, onServer: false)
     case .server(let playlist):
       addOnServer(tracks, .existing(id: playlist.id, name: playlist.title))
@@ -63,18 +61,14 @@ extension App {
     case .pickPlaylist(let selection):
       tracks(of: selection) { [weak self] tracks in self?.pickPlaylist(for: tracks) }
     case .save(let item): show(session.save(item))
-    case .removeFromQueue(let index): presenter.removeFromQueue(at: index)
-    case .moveInQueue(let from, let to): presenter.moveInQueue(from: from, to: to)
+    case .removeFromQueue(let index): show(execute(.queueRemove(index + 1)))
+    case .moveInQueue(let from, let to): show(execute(.queueMove(from: from + 1, to: to + 1)))
     case .removeFromPlaylist(let entry, let id):
-      session.editLibrary("removed \(entry.track.title)") {
-        try $0.removeEntries([entry.entryID], fromPlaylist: id)
-      }
+      show(execute(.library(.removeEntry(entry.entryID, playlist: id, title: entry.track.title))))
     case .moveInPlaylist(let entry, let id, let position):
-      session.editLibrary(nil) {
-        try $0.moveEntry(inPlaylist: id, from: entry.position, to: position)
-      }
+      show(execute(.library(.moveEntry(playlist: id, from: entry.position, to: position))))
     case .renamePlaylist(let id, let name):
-      session.editLibrary("renamed to \(name)") { try $0.renamePlaylist(id, to: name) }
+      show(execute(.library(.rename(id, to: name))))
     case .editServerPlaylist(let edit):
       editServerPlaylist(edit)
     }
@@ -89,6 +83,14 @@ extension App {
       switch answer {
       case .failure(let failure): setStatus(failure.message, error: true)
       case .success:
+        if case .delete(let id) = edit {
+          setStatus("playlist deleted on the server", error: false)
+          closePages { detail in
+            guard case .playlist(let open) = detail.content else { return false }
+            return open.playlist.id == id
+          }
+          return
+        }
         setStatus("playlist updated on the server", error: false)
         if let id = edit.playlistID { reloadOpenServerPlaylist(id, on: target) }
       }
@@ -142,19 +144,11 @@ extension App {
     case .newPlaylist: createPlaylist(named: nil, adding: [], onServer: false)
     case .newServerPlaylist: createPlaylist(named: nil, adding: [], onServer: true)
     case .queueEntry(let index):
-      if room != nil, let track = presenter.queue.track(at: index) {
-        show(session.play([track], startAt: 0))  // the room decides
-      } else {
-        presenter.jump(to: index)
-      }
+      show(execute(.queuePlay(index + 1)))  // in a room, the room's entry for everyone
     case .playlistEntry(let entry, _): play([entry.track], startAt: 0)
     case .station(let station):
-      // A station replaces the queue, as Enter on a track does.
-      if room != nil {
-        setStatus("radio plays outside a listening room", error: true)
-      } else {
-        presenter.playAll([station.track], startAt: 0)
-      }
+      // A station replaces the queue, as Enter on a track does; a room refuses it.
+      show(execute(.playTracks(Command.TrackList([station.track]))))
     }
   }
 }

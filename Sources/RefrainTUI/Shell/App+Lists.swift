@@ -25,7 +25,7 @@ extension App {
   var listContent: ListContent {
     ListContent(
       providerName: provider.name, browsing: session.browsing, searchBox: searchBox,
-      libraryAvailable: library != nil, queue: presenter.queue,
+      libraryAvailable: library != nil, queue: session.queue,
       catalogTrack: { [unowned self] in session.catalogTrack(for: $0) },
       showsCovers: showsCovers, albumCover: albumCover)
   }
@@ -33,7 +33,7 @@ extension App {
   /// What the lyrics view and the Player pane's lyric lines are drawn from now.
   var lyricsModel: LyricsModel {
     LyricsModel(
-      timeline: presenter.lyrics?.timeline, position: presenter.snapshot.position,
+      timeline: session.lyricsTimeline, position: session.snapshot.position,
       notice: lyricsNotice, highlight: lyricHighlight, colors: colors,
       translations: showsTranslations, romanize: romanizes, sync: session.sync)
   }
@@ -44,9 +44,9 @@ extension App {
   /// What the Player pane is drawn from now.
   var playerModel: PlayerModel {
     PlayerModel(
-      snapshot: presenter.snapshot, lyrics: lyricsModel, lyricOffsetMs: presenter.lyricOffsetMs,
+      snapshot: session.snapshot, lyrics: lyricsModel, lyricOffsetMs: session.lyricOffsetMs,
       showsCovers: showsCovers, cover: cover, room: roomLine,
-      starred: presenter.snapshot.shownTrack.map {
+      starred: session.snapshot.shownTrack.map {
         session.browsing.serverLists?.hasStarred(session.catalogTrack(for: $0)) ?? false
       } ?? false)
   }

@@ -18,7 +18,7 @@ extension App {
       case .trackEnded:
         break
       case .stream(_, .reconnecting):
-        setStatus(session.playback.streamNotice ?? "stream lost", error: true, seconds: 11)
+        setStatus(session.snapshot.streamNotice ?? "stream lost", error: true, seconds: 11)
       case .stream(_, .reconnected):
         setStatus("stream is back", error: false, seconds: 3)
       case .stream:

@@ -64,7 +64,7 @@ extension App {
     if let expires = status?.expires, now() >= expires { shown = nil }
     return ChromeModel(
       tabs: Command.Pane.tabs(inRoom: room != nil), pane: pane, providerName: provider.name,
-      snapshot: presenter.snapshot, status: shown, overlay: overlay, keyMap: keyMap,
+      snapshot: session.snapshot, status: shown, overlay: overlay, keyMap: keyMap,
       helpContext: helpContext)
   }
 }

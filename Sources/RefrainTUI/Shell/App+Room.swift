@@ -36,6 +36,16 @@ extension App {
     }
   }
 
+  /// Shows the Room pane on entering a room; on leaving, a pane that exists outside rooms.
+  func roomChanged() {
+    if room != nil {
+      pane = .room
+      lyricsView = nil
+    } else if pane == .room {
+      pane = .player
+    }
+  }
+
   /// Reads what the link wrote and shows the room's news.
   public func handleRoomLines() {
     for update in session.readRoom() { show(update) }

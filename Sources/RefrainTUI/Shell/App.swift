@@ -54,8 +54,6 @@ public final class App {
   var overlay: Overlay?
   /// The lyrics view, while it is open over the panes.
   var lyricsView: LyricsPane?
-  /// Playback control, the session's.
-  var presenter: PlaybackPresenter { session.playback }
   /// What the lyrics panes say instead of lyrics.
   var lyricsNotice: String? { session.lyricsNotice }
   /// Whether Enter in the lyrics view seeks; kept when the view closes and opens again.
@@ -92,6 +90,7 @@ public final class App {
       case .progress(nil): self?.status = nil
       case .libraryChanged: self?.refreshLibrary()
       case .browsingChanged: self?.followServerPlaylists()
+      case .roomChanged: self?.roomChanged()
       case .player, .lyricsChanged: break
       }
     }
@@ -220,23 +219,25 @@ public final class App {
         handleGlobal(.quit)
       }
     case .quit:
-      if presenter.state == .playing {
+      if session.snapshot.state == .playing {
         overlay = .confirm(question: "Quit while music is playing? (y/n)", action: .quit)
       } else {
         shouldQuit = true
       }
     case .newPlaylist(let name):
       createPlaylist(named: name, adding: [], onServer: session.catalogKeepsPlaylists)
-    case .save where pane == .player && presenter.queue.current != nil:
+    case .save where pane == .player && session.snapshot.track != nil:
       // The Player pane's `+` likes (or, on a server with stars, stars) what plays.
-      if let current = presenter.queue.current {
+      if let current = session.snapshot.track {
         show(session.save(.track(session.catalogTrack(for: current))))
       }
     case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
       .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
       if let hint = command.hintWhenNoPaneTakesIt(listOpen: list.hasDetail) { setStatus(hint) }
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle, .repeat,
-      .nudge, .lyricLine, .queueAdd, .queueClear, .status, .lyricsSync, .room, .playlist:
+      .setShuffle, .setRepeat, .nudge, .lyricLine, .queueAdd, .queueClear, .queueList,
+      .queueRemove, .queueMove, .queuePlay, .playTracks, .enqueue, .status, .lyricsSync, .room,
+      .playlist, .library:
       break  // the session's: carried out above
     }
   }
@@ -307,7 +308,7 @@ public final class App {
       createPlaylist(named: text, adding: tracks, onServer: onServer)
     case .rename(let id):
       guard !text.isEmpty else { return }
-      session.editLibrary("renamed to \(text)") { try $0.renamePlaylist(id, to: text) }
+      show(execute(.library(.rename(id, to: text))))
     case .renameOnServer(let id):
       guard !text.isEmpty else { return }
       perform(.editServerPlaylist(.rename(id, text)))
@@ -324,7 +325,7 @@ public final class App {
     case .quit:
       shouldQuit = true
     case .deletePlaylist(let id):
-      session.editLibrary("playlist deleted") { try $0.deletePlaylist(id) }
+      show(execute(.library(.delete(id))))
     case .deleteOnServer(let id):
       perform(.editServerPlaylist(.delete(id)))
     case .leaveSync:
@@ -348,13 +349,7 @@ public final class App {
       return
     }
     if onServer { return addOnServer(tracks, .new(name: name)) }
-    let message =
-      "created \(name)"
-      + (tracks.isEmpty ? "" : " with \(tracks.count) track\(tracks.count == 1 ? "" : "s")")
-    session.editLibrary(message) { library in
-      let playlist = try library.createPlaylist(named: name)
-      if !tracks.isEmpty { try library.addTracks(tracks, toPlaylist: playlist.id, at: nil) }
-    }
+    show(execute(.library(.create(name: name, tracks: tracks))))
   }
 
 }

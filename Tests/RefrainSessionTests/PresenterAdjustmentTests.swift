@@ -2,6 +2,8 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
+
 /// Seeking, volume, shuffle and repeat: commands that adjust what plays.
 final class PresenterAdjustmentTests: XCTestCase {
   private let a = QueueFixture.track("a")

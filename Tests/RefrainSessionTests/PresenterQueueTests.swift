@@ -2,6 +2,8 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
+
 /// Editing the queue through the presenter while Refrain plays.
 final class PresenterQueueTests: XCTestCase {
   private let a = QueueFixture.track("a")

@@ -2,6 +2,8 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
+
 /// Snapshots for Refrain's panes, and redrawing only on change.
 final class PresenterSnapshotTests: XCTestCase {
   private let a = QueueFixture.track("a")

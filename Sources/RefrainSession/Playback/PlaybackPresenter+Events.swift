@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 // The event protocol between Refrain's presenter and its player.
 //
@@ -34,14 +35,14 @@ extension PlaybackPresenter {
   /// Drains the player's pending events and handles each, in order.
   ///
   /// Call this when the player's wake-up file descriptor becomes readable.
-  public func handlePendingEvents() {
+  func handlePendingEvents() {
     for event in player.drainEvents() {
       handle(event)
     }
   }
 
   /// Applies one player event to the queue and the state.
-  public func handle(_ event: PlayerEvent) {
+  func handle(_ event: PlayerEvent) {
     switch event {
     case .started(let track, let duration):
       trackStarted(track, duration: duration)

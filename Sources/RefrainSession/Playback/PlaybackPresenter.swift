@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Drives playback for Refrain: applies the user's commands to the player and
 /// the queue, consumes the player's events and publishes snapshots.
@@ -13,39 +14,39 @@ import Foundation
 /// `Sendable`. Create it, call it, feed it events and read its snapshots on
 /// one thread, the main loop's. The player may live on any thread; only its
 /// events cross over, through ``handlePendingEvents()``.
-public final class PlaybackPresenter {
+final class PlaybackPresenter {
   /// How far into a track ``previous()`` restarts it instead of going back.
-  public static let restartThreshold: Double = 3
+  static let restartThreshold: Double = 3
 
   /// The queue: album order, current track, shuffle, repeat, unplayable marks.
-  public internal(set) var queue: PlayQueue
+  internal(set) var queue: PlayQueue
   /// The presenter's view of the player's state.
-  public internal(set) var state: PlayerState = .idle
+  internal(set) var state: PlayerState = .idle
   /// The current track's duration in seconds, when known.
-  public internal(set) var duration: Double?
+  internal(set) var duration: Double?
   /// The volume, 0...100 percent.
-  public internal(set) var volume: Int
+  internal(set) var volume: Int
   /// Whether the queue played to its end and playback stopped on its own.
-  public internal(set) var isFinished = false
+  internal(set) var isFinished = false
   /// The current track's lyrics, followed along the audible position.
-  public internal(set) var lyrics: LyricFollower?
+  internal(set) var lyrics: LyricFollower?
   /// The user's lyric offset for the current track, in ms (positive shows lines earlier).
-  public internal(set) var lyricOffsetMs = 0
+  internal(set) var lyricOffsetMs = 0
   /// Why the last track was skipped, for the status bar.
-  public internal(set) var lastError: String?
+  internal(set) var lastError: String?
   /// The player's last non-fatal warning.
-  public internal(set) var warning: String?
+  internal(set) var warning: String?
   /// What the live stream playing now says is on air; `nil` for other tracks.
-  public internal(set) var streamTitle: StreamTitle?
+  internal(set) var streamTitle: StreamTitle?
   /// Whether the current track is a live stream (internet radio).
-  public internal(set) var isLive = false
+  internal(set) var isLive = false
   /// Why the live stream playing now is reconnecting, while it is; `nil` otherwise.
-  public internal(set) var streamNotice: String?
+  internal(set) var streamNotice: String?
   /// Every track skipped since the queue was last replaced, oldest first.
-  public internal(set) var skipped: [SkippedTrack] = []
+  internal(set) var skipped: [SkippedTrack] = []
   /// How many seeks were asked of the player so far, from any source (keys, a lyric line,
   /// `ctl`, MPRIS, `previous` restarting a track): front ends compare it to announce seeks.
-  public internal(set) var seekCount = 0
+  internal(set) var seekCount = 0
 
   /// The player this presenter owns.
   let player: any AudioPlayer
@@ -64,7 +65,7 @@ public final class PlaybackPresenter {
   ///   - player: The audio player; the presenter is its only caller.
   ///   - queue: The starting queue; pass one with a seeded generator in tests.
   ///   - volume: The starting volume, clamped to 0...100 and sent to the player.
-  public init(player: any AudioPlayer, queue: PlayQueue = PlayQueue(), volume: Int = 100) {
+  init(player: any AudioPlayer, queue: PlayQueue = PlayQueue(), volume: Int = 100) {
     self.player = player
     self.queue = queue
     self.volume = min(max(volume, 0), 100)
@@ -72,7 +73,7 @@ public final class PlaybackPresenter {
   }
 
   /// The current picture of playback, with the player's audible position.
-  public var snapshot: PlaybackSnapshot {
+  var snapshot: PlaybackSnapshot {
     PlaybackSnapshot(
       state: state, track: queue.current, index: queue.currentIndex, queueCount: queue.count,
       position: isTrackLoaded ? player.position : 0, duration: duration, volume: volume,
@@ -85,7 +86,7 @@ public final class PlaybackPresenter {
   // MARK: - Starting
 
   /// Plays one track on its own, replacing the queue.
-  public func playSingle(_ track: Track) {
+  func playSingle(_ track: Track) {
     playAll([track], startAt: 0)
   }
 
@@ -94,7 +95,7 @@ public final class PlaybackPresenter {
   /// Shuffle and repeat stay as they are. A `nil` or invalid index starts at
   /// the top of the play order, which is random while shuffled. An empty list
   /// stops playback.
-  public func playAll(_ tracks: [Track], startAt index: Int? = 0, position: Double = 0) {
+  func playAll(_ tracks: [Track], startAt index: Int? = 0, position: Double = 0) {
     lastError = nil
     skipped = []
     queue.replaceAll(with: tracks, startAt: index)
@@ -106,7 +107,7 @@ public final class PlaybackPresenter {
   }
 
   /// Restores a queue paused at `position` in track `index`: nothing is heard until resume.
-  public func restore(_ tracks: [Track], startAt index: Int, position: Double) {
+  func restore(_ tracks: [Track], startAt index: Int, position: Double) {
     playAll(tracks, startAt: index, position: position)
     guard state == .loading else { return }
     player.pause()
@@ -118,7 +119,7 @@ public final class PlaybackPresenter {
   /// Pauses while playing, resumes while paused, and starts when stopped.
   ///
   /// After the queue has finished, this starts it again from the top.
-  public func togglePlay() {
+  func togglePlay() {
     switch state {
     case .playing:
       pauseNow()
@@ -132,29 +133,33 @@ public final class PlaybackPresenter {
   }
 
   /// Pauses playback; does nothing unless a track is playing.
-  public func pause() {
+  func pause() {
     pauseNow()
   }
 
   /// Resumes playback; does nothing unless paused.
-  public func resume() {
+  func resume() {
     resumeNow()
   }
 
   /// Stops playback and forgets the prepared successor; the queue stays.
-  public func stop() {
+  func stop() {
     halt(finished: false)
   }
 
-  /// Skips to the next playable track; at the end with repeat off, nothing happens.
-  public func next() {
-    if let track = queue.next() { start(track) }
+  /// Skips to the next playable track; at the end with repeat off, nothing happens and the
+  /// answer is false.
+  @discardableResult
+  func next() -> Bool {
+    guard let track = queue.next() else { return false }
+    start(track)
+    return true
   }
 
   /// Restarts the current track past ``restartThreshold`` seconds, else goes back one.
   ///
   /// At the start of the queue (with repeat off) the current track restarts.
-  public func previous() {
+  func previous() {
     if isTrackLoaded && player.position > Self.restartThreshold {
       seekNow(to: 0)
     } else if let track = queue.previous() {
@@ -165,42 +170,42 @@ public final class PlaybackPresenter {
   }
 
   /// Seeks to `seconds`, clamped to the track; does nothing unless a track is loaded.
-  public func seek(to seconds: Double) {
+  func seek(to seconds: Double) {
     seekNow(to: seconds)
   }
 
   /// Seeks by `delta` seconds from the audible position, clamped to the track.
-  public func seek(by delta: Double) {
+  func seek(by delta: Double) {
     seekNow(to: player.position + delta)
   }
 
   /// Sets the volume, clamped to 0...100 percent.
-  public func setVolume(_ percent: Int) {
+  func setVolume(_ percent: Int) {
     volume = min(max(percent, 0), 100)
     player.setVolume(volume)
   }
 
   /// Changes the volume by `delta` percentage points, clamped to 0...100.
-  public func adjustVolume(by delta: Int) {
+  func adjustVolume(by delta: Int) {
     setVolume(volume + delta)
   }
 
   // MARK: - Modes
 
   /// Turns shuffle on or off; the current track keeps playing.
-  public func toggleShuffle() {
+  func toggleShuffle() {
     queue.toggleShuffle()
     refreshPreparedNext()
   }
 
   /// Steps the repeat mode: off → all → one → off.
-  public func cycleRepeat() {
+  func cycleRepeat() {
     queue.cycleRepeat()
     refreshPreparedNext()
   }
 
   /// Sets the repeat mode directly.
-  public func setRepeat(_ mode: RepeatMode) {
+  func setRepeat(_ mode: RepeatMode) {
     queue.repeatMode = mode
     refreshPreparedNext()
   }

@@ -2,6 +2,8 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
+
 /// The player's events: started, gapless hand-over, natural ends and failures.
 final class PresenterEventTests: XCTestCase {
   private let a = QueueFixture.track("a")

@@ -2,6 +2,8 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
+
 /// Lyrics on the presenter: the highlighted line, seek-on-select and the offset nudge.
 final class PresenterLyricsTests: XCTestCase {
   private let document = LRCParser.parse(

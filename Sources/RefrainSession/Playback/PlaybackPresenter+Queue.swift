@@ -1,15 +1,16 @@
 import Foundation
+import RefrainCore
 
 /// Editing the queue while it plays; the player's prepared successor follows along.
 extension PlaybackPresenter {
   /// Adds tracks at the end of the queue (at random upcoming places while shuffled).
-  public func enqueue(_ tracks: [Track]) {
+  func enqueue(_ tracks: [Track]) {
     queue.append(contentsOf: tracks)
     refreshPreparedNext()
   }
 
   /// Adds tracks to play right after the current one.
-  public func enqueueNext(_ tracks: [Track]) {
+  func enqueueNext(_ tracks: [Track]) {
     queue.insertNext(contentsOf: tracks)
     refreshPreparedNext()
   }
@@ -17,7 +18,7 @@ extension PlaybackPresenter {
   /// Plays the track at `index` now, as when the user picks it in the queue pane.
   ///
   /// Picking a track that failed before retries it.
-  public func jump(to index: Int) {
+  func jump(to index: Int) {
     if let track = queue.select(at: index) { start(track) }
   }
 
@@ -25,7 +26,7 @@ extension PlaybackPresenter {
   ///
   /// Removing the track that plays moves on to the track a skip would reach,
   /// or stops when there is none.
-  public func removeFromQueue(at index: Int) {
+  func removeFromQueue(at index: Int) {
     let wasCurrent = index == queue.currentIndex
     guard queue.remove(at: index) != nil else { return }
     guard wasCurrent else {
@@ -41,13 +42,13 @@ extension PlaybackPresenter {
   }
 
   /// Moves the track at `from` to `to` (its index afterwards); playback goes on.
-  public func moveInQueue(from: Int, to: Int) {
+  func moveInQueue(from: Int, to: Int) {
     guard queue.move(from: from, to: to) else { return }
     refreshPreparedNext()
   }
 
   /// Stops playback and empties the queue.
-  public func clearQueue() {
+  func clearQueue() {
     queue.clear()
     halt(finished: false)
   }

@@ -2,6 +2,8 @@ import RefrainCore
 import RefrainTestSupport
 import XCTest
 
+@testable import RefrainSession
+
 /// The user's transport commands: start, play, pause, stop, next and previous.
 final class PresenterTransportTests: XCTestCase {
   private let a = QueueFixture.track("a")
