@@ -7,10 +7,13 @@ struct CtlCommand: ParsableCommand {
     commandName: "ctl",
     abstract: "Control a running Refrain: status, play, pause, toggle, next, prev, seek, volume…",
     discussion: """
-      The commands are the same as the `:` prompt's: status, play, pause, toggle, next, prev, \
-      seek ±SEC|SEC|mm:ss, volume ±N|N, queue add PATH|URL, queue clear, lyrics line N, \
+      The commands are the same as the `:` prompt's: status, play, pause, toggle, stop, next, \
+      prev, seek ±SEC|SEC|mm:ss, volume ±N|N, shuffle [on|off], repeat [off|all|one], queue, \
+      queue add PATH|URL, queue remove|play N, queue move N M, queue clear, lyrics line N, \
       playlist list|show ID|create NAME|rename ID NAME|delete ID|add ID PATH|remove ID POS|\
-      move ID FROM TO, quit.
+      move ID FROM TO, chat TEXT, room join URL, room leave, quit. A relative PATH is taken \
+      from the folder you run `refrain ctl` in. An answer is `ok` only when the command took \
+      effect; otherwise the reason is printed and the exit status is 1.
       `status` prints one JSON object; `status --watch` prints one line per change.
       """)
 

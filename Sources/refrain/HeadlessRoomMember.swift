@@ -3,19 +3,18 @@ import RefrainAudio
 import RefrainCore
 import RefrainSession
 
-/// `refrain room join`: a room member without the full-screen player. One `poll()` loop over
-/// the player, the session, the link (`refrain-room link`, a child process speaking JSON
-/// lines), stdin and the control socket; the session follows the room (``Session/room``), so
-/// its commands, from stdin or `refrain ctl`, act on the room.
-final class HeadlessRoomMember {
+/// `refrain room join`: a room member without the full-screen player, a front end of its
+/// session on a ``SessionHost`` (whose loop also reads the room's link, `refrain-room link`,
+/// a child process speaking JSON lines), adding stdin; the session follows the room
+/// (``Session/room``), so its commands, from stdin, `refrain ctl` or MPRIS, act on the room.
+final class HeadlessRoomMember: SessionFrontEnd {
   private let engine: PlayerEngine
   private let session: Session
   private let link: RoomLinkProcess
   private var follower: RoomFollower { link.follower }
   private let events: Bool
-  private let loop = PollLoop()
+  private let host: SessionHost
   private let input: HeadlessInput
-  private var control: ControlServer?
   private var done = false
   private var status: Int32 = 0
   private var nextPositionEvent = 0.0
@@ -27,7 +26,7 @@ final class HeadlessRoomMember {
   /// `refrain ctl --socket`.
   init(
     helper: String, url: String, token: String, name: String, output: any AudioOutput,
-    events: Bool, socket: String?, replayGain: ReplayGainPolicy = .off
+    events: Bool, socket: String?, replayGain: ReplayGainPolicy = .off, mpris: Bool = false
   ) throws {
     self.events = events
     input = HeadlessInput(open: events)
@@ -42,9 +41,10 @@ final class HeadlessRoomMember {
       throw HeadlessFailure("cannot start refrain-room: \(error)")
     }
     session.room = link
+    host = SessionHost(session: session, engine: engine)
     if let socket {
-      control = try ControlServer(
-        path: socket, session: session,
+      try host.serveControl(
+        path: socket,
         frontEnd: { [unowned self] command, reply in
           guard command == .quit else { return false }
           done = true
@@ -52,57 +52,56 @@ final class HeadlessRoomMember {
           return true
         }, elsewhere: "works in the full-screen player, not in `refrain room join`")
     }
+    host.startMPRIS(
+      enabled: mpris, notifies: false, environment: ProcessInfo.processInfo.environment,
+      onQuit: { [unowned self] in done = true })
   }
 
   /// Runs until `quit`, stdin closing, leaving the room, or the server refusing the member;
   /// the exit status.
   func run() -> Int32 {
     session.subscribe { [unowned self] event in report(event) }
-    loop.watch(engine.wakeFileDescriptor) { [unowned self] in
-      session.handlePlayerEvents(engine.drainEvents())
-    }
-    loop.watch(session.wakeFileDescriptor) { [unowned self] in session.drainInbox() }
-    loop.watch(
-      { [unowned self] in
-        link.isOpen ? [pollfd(fd: link.wakeFileDescriptor, events: Int16(POLLIN), revents: 0)] : []
-      }, handler: { [unowned self] _ in readLink() })
-    loop.watch(
-      { [unowned self] in input.pollDescriptors },
-      handler: { [unowned self] _ in readCommands() })
-    if let control {
-      loop.watch({ control.pollDescriptors }, handler: { control.handle($0) })
-    }
-    while !done {
-      guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
-      tick()
-      control?.notifyWatchers()
-    }
+    host.run(self)
     link.stop()
     engine.shutdown()
     return status
   }
 
-  // MARK: - Timer
+  // MARK: - The host's front end
 
-  private func timeoutMilliseconds() -> Int32 {
-    var wait: Double? = follower.nextCheck()
-    if session.snapshot.state == .playing {
+  func begin(on loop: PollLoop) {
+    loop.watch(
+      { [unowned self] in input.pollDescriptors },
+      handler: { [unowned self] _ in readCommands() })
+  }
+
+  func afterWake() {
+    tick()
+    if !link.isOpen {
+      if let exit = link.exitStatus, exit != 0, status == 0 { status = exit }
+      done = true
+    }
+  }
+
+  var isDone: Bool { done }
+
+  func end() {}
+
+  /// Seconds until a position event or a lyric line is due (the host adds the room's check).
+  func nextWake() -> Double? {
+    switch session.snapshot.state {
+    case .playing:
       var due = max(0, nextPositionEvent - MonotonicClock.now)
-      if let change = session.nextLyricChange,
-        let delay = engine.delay(untilPosition: change)
-      {
+      if let change = session.nextLyricChange, let delay = engine.delay(untilPosition: change) {
         due = min(due, delay)
       }
-      wait = min(wait ?? due, due)
-    } else if session.snapshot.state == .loading {
-      wait = min(wait ?? 0.1, 0.1)
+      return due
+    case .loading: return 0.1
+    default: return nil
     }
-    guard let wait else { return -1 }
-    return Int32((wait * 1000).rounded(.up))
   }
 
   private func tick() {
-    for update in session.checkRoom() { show(update) }
     guard session.snapshot.state == .playing else { return }
     let position = engine.position
     if let line = session.lyricLineChange() {
@@ -114,17 +113,11 @@ final class HeadlessRoomMember {
     }
   }
 
-  // MARK: - The link
-
-  private func readLink() {
-    for update in session.readRoom() { show(update) }
-    if !link.isOpen {
-      if let exit = link.exitStatus, exit != 0, status == 0 { status = exit }
-      done = true
-    }
-  }
-
   // MARK: - What the member sees
+
+  func show(_ updates: [RoomFollower.Update]) {
+    for update in updates { show(update) }
+  }
 
   private func show(_ update: RoomFollower.Update) {
     switch update {

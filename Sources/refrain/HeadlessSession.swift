@@ -4,13 +4,13 @@ import RefrainCore
 import RefrainDesktop
 import RefrainSession
 
-/// Runs `refrain play`: a front end over one ``Session``, with one `poll()` loop over the
-/// player's wake-up pipe, the session's inbox and stdin, and a single timer set to the next
-/// moment something is due (a position event, a lyric line, the `--duration` limit).
+/// Runs `refrain play`: a front end of one ``Session`` on a ``SessionHost``, which adds stdin
+/// to the host's loop and one timer set to the next moment something is due (a position
+/// event, a lyric line, the `--duration` limit).
 ///
 /// Commands on stdin are the language of `refrain ctl` and the `:` prompt (``CommandParser``);
 /// `resume` and `line N` are kept as aliases of `play` and `lyrics line N`.
-final class HeadlessSession {
+final class HeadlessSession: SessionFrontEnd {
   /// What `refrain play` was asked to do.
   struct Options {
     var start: Double
@@ -40,14 +40,11 @@ final class HeadlessSession {
   private var lyricsProblem: String?
   private let input: HeadlessInput
   private var done = false
-  private let loop = PollLoop()
-  private var mpris: MPRISServer?
-  private var control: ControlServer?
+  private let host: SessionHost
 
   /// Playback now.
   private var playback: PlaybackSnapshot { session.snapshot }
 
-  private var scrobbling: ScrobbleAttachment?
   /// The track whose `start` event went out last.
   private var startedTrack: Track?
 
@@ -79,20 +76,12 @@ final class HeadlessSession {
     session = Session(player: engine, lyricsLoader: loader, volume: options.volume)
     session.describe = TrackDescription.fromTags
     input = HeadlessInput(open: options.events)
-    scrobbling = scrobble?(session)
+    host = SessionHost(session: session, engine: engine)
+    host.scrobbling = scrobble?(session)
     session.subscribe { [unowned self] event in self.report(event) }
-    loop.watch(engine.wakeFileDescriptor) { [unowned self] in
-      session.handlePlayerEvents(engine.drainEvents())
-    }
-    loop.watch(session.wakeFileDescriptor) { [unowned self] in session.drainInbox() }
-    loop.watch(
-      { [unowned self] in input.pollDescriptors },
-      handler: { [unowned self] _ in
-        for command in input.readCommands(warn: warn) { apply(command) }
-      })
     if let socket = options.socket {
-      let control = try ControlServer(
-        path: socket, session: session,
+      try host.serveControl(
+        path: socket,
         frontEnd: { [unowned self] command, reply in
           guard command == .quit else { return false }
           _ = session.execute(.stop)
@@ -100,45 +89,55 @@ final class HeadlessSession {
           reply(.success("ok"))
           return true
         }, elsewhere: "works in the full-screen player, not in `refrain play`")
-      self.control = control
-      loop.watch({ control.pollDescriptors }, handler: { control.handle($0) })
     }
-    mpris = DesktopFrontEnds.startMPRIS(
-      enabled: options.mpris, notifies: options.notify, session: session,
+    host.startMPRIS(
+      enabled: options.mpris, notifies: options.notify,
       environment: ProcessInfo.processInfo.environment,
       onQuit: { [unowned self] in
         _ = session.execute(.stop)
         done = true
       })
-    if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
   }
 
   /// Plays everything and returns how many tracks could not be played.
   func run() -> Int {
     if let lyricsProblem { report(lyricsProblem) }
     _ = session.execute(.playTracks(Command.TrackList(tracks, position: options.start)))
-    while !done {
-      guard loop.runOnce(timeout: timeoutMilliseconds()) else { break }
-      tick()
-      // `refrain play` exists to play its arguments: once playback has stopped (`stop` from
-      // any door, or the queue's end), it ends.
-      if playback.state == .stopped { done = true }
-      mpris?.refresh()
-      control?.notifyWatchers()
-    }
-    mpris?.stop()
+    host.run(self)
     engine.shutdown()
-    scrobbling?.finish()
+    host.scrobbling?.finish()
     return failures
   }
 
-  // MARK: - Timer
+  // MARK: - The host's front end
 
-  private func timeoutMilliseconds() -> Int32 {
+  func begin(on loop: PollLoop) {
+    loop.watch(
+      { [unowned self] in input.pollDescriptors },
+      handler: { [unowned self] _ in
+        for command in input.readCommands(warn: warn) { apply(command) }
+      })
+  }
+
+  func afterWake() {
+    tick()
+    // `refrain play` exists to play its arguments: once playback has stopped (`stop` from
+    // any door, or the queue's end), it ends.
+    if playback.state == .stopped { done = true }
+  }
+
+  var isDone: Bool { done }
+
+  func show(_ updates: [RoomFollower.Update]) {}  // `refrain play` joins no room
+
+  func end() {}
+
+  /// Seconds until a position event, a lyric line or the `--duration` limit is due.
+  func nextWake() -> Double? {
     guard playback.state == .playing else {
-      // Paused or stopped, only stdin or MPRIS can move it on: sleep until they speak.
-      return input.isOpen || mpris?.isRunning == true || control != nil
-        || playback.state == .loading ? -1 : 200
+      // Paused or stopped, only stdin, ctl or MPRIS can move it on: sleep until they speak.
+      return input.isOpen || host.mpris?.isRunning == true || host.control != nil
+        || playback.state == .loading ? nil : 0.2
     }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
     if let change = session.nextLyricChange, let delay = engine.delay(untilPosition: change) {
@@ -147,12 +146,11 @@ final class HeadlessSession {
     if let limit = options.duration, let delay = engine.delay(untilPosition: trackStart + limit) {
       wait = min(wait, delay)
     }
-    return Int32((wait * 1000).rounded(.up))
+    return wait
   }
 
   private func tick() {
     guard playback.state == .playing || playback.state == .paused else { return }
-    scrobbling?.scrobbler.sample()
     let position = engine.position
     if let line = session.lyricLineChange() {
       emit(.line(index: line.index, t: position, text: line.text))

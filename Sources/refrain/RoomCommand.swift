@@ -139,13 +139,13 @@ struct RoomJoinCommand: ParsableCommand {
     let audioOutput = try output.make(events: events, environment: environment)
     RefrainLogging.bootstrap(environment: environment)
     let member: HeadlessRoomMember
+    let config = RefrainConfiguration.load(environment: environment).configuration
     do {
       member = try HeadlessRoomMember(
         helper: helper, url: url, token: token,
         name: name ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "guest",
         output: audioOutput, events: events, socket: socket,
-        replayGain: ReplayGainSetup.policy(
-          RefrainConfiguration.load(environment: environment).configuration))
+        replayGain: ReplayGainSetup.policy(config), mpris: config.mpris)
     } catch {
       PlayCommand.fail("\(error)", events: events)
       throw ExitCode(1)

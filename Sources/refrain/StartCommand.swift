@@ -209,36 +209,24 @@ struct StartCommand: ParsableCommand {
           try await LRCLIBPublisher(baseURL: base).publish(submission, progress: progress)
         })
     }
-    let control: ControlServer
+    let host = SessionHost(session: session, engine: engine)
     do {
-      control = try ControlServer(
-        path: socketPath, session: session, frontEnd: { app.answerOwn($0, reply: $1) },
+      try host.serveControl(
+        path: socketPath, frontEnd: { app.answerOwn($0, reply: $1) },
         status: { app.sessionStatus })
     } catch {
       FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
       throw ExitCode(1)
     }
-    let loop = MainLoop(app: app, player: engine)
-    loop.watch({ control.pollDescriptors }, handler: { control.handle($0) })
-    let mpris = DesktopFrontEnds.startMPRIS(
-      enabled: config.mpris, notifies: config.notify, session: session,
-      environment: environment, onQuit: { app.handle(remote: .quit) })
-    if let mpris { loop.watch({ mpris.pollDescriptors }, handler: { mpris.handle($0) }) }
-    var lastSave = ProcessInfo.processInfo.systemUptime
-    loop.onIteration = {
-      control.notifyWatchers()
-      mpris?.refresh()
-      scrobbling?.scrobbler.sample()
-      // While playing, save the session every 10 s so a crash loses little.
-      let now = ProcessInfo.processInfo.systemUptime
-      if session.snapshot.state == .playing, now - lastSave >= 10 {
-        app.saveSession()
-        lastSave = now
-      }
-    }
-    loop.run(
-      colors: config.usesColors && environment["NO_COLOR"] == nil, mouse: config.mouse,
-      covers: config.coverArt, environment: environment)
+    host.startMPRIS(
+      enabled: config.mpris, notifies: config.notify, environment: environment,
+      onQuit: { app.handle(remote: .quit) })
+    host.scrobbling = scrobbling
+    host.save = { app.saveSession() }
+    host.run(
+      MainLoop(
+        app: app, colors: config.usesColors && environment["NO_COLOR"] == nil,
+        mouse: config.mouse, covers: config.coverArt, environment: environment))
     // The screen is gone: waiting here for the edits still being stored, then the save, is
     // what keeps them.
     app.saveSessionAndWait()
@@ -250,7 +238,6 @@ struct StartCommand: ParsableCommand {
     }
     session.drainInbox()
     for line in unsaved { FileHandle.standardError.write(Data("refrain: \(line)\n".utf8)) }
-    mpris?.stop()
     session.close()
     // A listen just counted is written before the process ends; sending can wait for the
     // next run (the queue is in the library).

@@ -4,26 +4,29 @@ import RefrainSession
 
 /// Player events, the lyrics view's idle follow, and what the overlays did.
 extension App {
-  /// Hands the player's events to the session, then shows what they mean on screen.
+  /// Hands the player's events to the session, which tells the app what they mean
+  /// (``show(_:)``), as the host does.
   public func handlePlayerEvents(_ events: [PlayerEvent]) {
     session.handlePlayerEvents(events)
-    for event in events {
-      switch event {
-      case .started:
-        lyricsView?.selection = nil
-      case .failed(let track, let message):
-        setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
-      case .warning(let message):
-        setStatus(message, error: true, seconds: 6)
-      case .trackEnded:
-        break
-      case .stream(_, .reconnecting):
-        setStatus(session.snapshot.streamNotice ?? "stream lost", error: true, seconds: 11)
-      case .stream(_, .reconnected):
-        setStatus("stream is back", error: false, seconds: 3)
-      case .stream:
-        break
-      }
+  }
+
+  /// Shows what a player event means on screen.
+  func show(_ event: PlayerEvent) {
+    switch event {
+    case .started:
+      lyricsView?.selection = nil
+    case .failed(let track, let message):
+      setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
+    case .warning(let message):
+      setStatus(message, error: true, seconds: 6)
+    case .trackEnded:
+      break
+    case .stream(_, .reconnecting):
+      setStatus(session.snapshot.streamNotice ?? "stream lost", error: true, seconds: 11)
+    case .stream(_, .reconnected):
+      setStatus("stream is back", error: false, seconds: 3)
+    case .stream:
+      break
     }
   }
 

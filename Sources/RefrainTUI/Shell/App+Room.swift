@@ -46,14 +46,9 @@ extension App {
     }
   }
 
-  /// Reads what the link wrote and shows the room's news.
-  public func handleRoomLines() {
-    for update in session.readRoom() { show(update) }
-  }
-
-  /// Compares what is heard with the room when a check is due.
-  public func tickRoom() {
-    for update in session.checkRoom() { show(update) }
+  /// Shows the room's news (what the link wrote, or a check's correction).
+  public func show(_ updates: [RoomFollower.Update]) {
+    for update in updates { show(update) }
   }
 
   /// Seconds until the room check is due.

@@ -91,7 +91,8 @@ public final class App {
       case .libraryChanged: self?.refreshLibrary()
       case .browsingChanged: self?.followServerPlaylists()
       case .roomChanged: self?.roomChanged()
-      case .player, .lyricsChanged: break
+      case .player(let news): self?.show(news)
+      case .lyricsChanged: break
       }
     }
     session.loadHome()
@@ -163,12 +164,17 @@ public final class App {
   /// Runs the work background tasks finished.
   public func drainInbox() {
     session.drainInbox()
+    drainOwnInbox()
+  }
+
+  /// Runs the work the app's own background tasks finished (covers); the session's host
+  /// drains the session's.
+  func drainOwnInbox() {
     for job in inbox.drain() { job(self) }
   }
 
-  /// The descriptors that wake the main loop when background work finished: the app's
-  /// (catalog, library) and the session's (lyrics).
-  public var inboxFileDescriptors: [Int32] { [inbox.fileDescriptor, session.wakeFileDescriptor] }
+  /// The descriptor that wakes the loop when the app's own background work finished.
+  var inboxFileDescriptor: Int32 { inbox.fileDescriptor }
 
   // MARK: - Global commands
 
