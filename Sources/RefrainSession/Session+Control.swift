@@ -1,17 +1,6 @@
 import Foundation
 import RefrainCore
 
-/// Why a command from `refrain ctl` or the prompt could not be carried out.
-public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The one-line reason.
-  public let message: String
-
-  /// Creates a failure.
-  public init(_ message: String) { self.message = message }
-
-  public var description: String { message }
-}
-
 /// The control protocol's answers, the same for every front end: `refrain ctl` gets `ok`, one
 /// line of JSON, or `error: REASON`.
 extension Session {
@@ -29,15 +18,15 @@ extension Session {
     case .status:
       reply(.success(statusJSON()))
     case .queueList:
-      reply(.success(queueSummary))
+      reply(.success(queueCommands.queueSummary))
     case .lyricsSync(.save):
-      saveTimedLyrics(reply: reply)
+      lyricsPart.saveTimedLyrics(reply: reply)
     case .lyricsSync(.stamp):
       switch execute(command) {
       case .failed(let reason): reply(.failure(CommandFailure(reason)))
       case .done(let message):
         if let message { notify(.notice(message, isError: false)) }
-        guard let stamp = lastSyncStamp else { return true }
+        guard let stamp = lyricsPart.lastSyncStamp else { return true }
         reply(.success(SessionJSON.line(["line": stamp.line, "ms": stamp.ms])))
       case .notForSession: return false
       }

@@ -12,7 +12,7 @@ extension Session {
   /// The queue every front end shows: in a listening room, the room's; otherwise the
   /// session's own.
   public var queue: QueueView {
-    if let room { return QueueView(room: room.name, follower: room.follower) }
+    if let room = roomPart.channel { return QueueView(room: room.name, follower: room.follower) }
     return QueueView(
       playback.queue, canRestart: playback.state == .playing || playback.state == .paused)
   }

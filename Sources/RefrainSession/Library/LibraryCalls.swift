@@ -37,7 +37,7 @@ public final class LibraryCalls {
       await previous?.value
       let result = Result { try work(storage) }
       inbox.post { session in
-        session.libraryCalls?.pending -= 1
+        session.libraryPart.calls?.pending -= 1
         handler.value(result)
       }
     }

@@ -3,19 +3,19 @@ import RefrainCore
 
 /// Catalog resolution before play: a catalog's track gets a fresh stream URL (previews
 /// expire) off the session's thread, then plays as any track does, under the room policy.
-extension Session {
+extension QueueCommands {
   /// Plays catalog `tracks` as a queue from `index`: their stream URLs are resolved in the
-  /// background by ``catalog``, then ``play(_:startAt:position:paused:)`` decides (alone, a
+  /// background by ``Session/catalog``, then ``play(_:startAt:position:paused:)`` decides (alone, a
   /// queue; in a room, the room). `then` gets, on the session's thread, what came of it and
   /// why tracks were skipped (`Title: reason`), which are left out of the queue.
-  public func play(
+  func play(
     _ tracks: [CatalogTrack], startAt index: Int, position: Double = 0, paused: Bool = false,
     then: @escaping (Outcome, _ skipped: [String]) -> Void
   ) {
     guard !tracks.isEmpty else { return then(.failed("nothing playable"), []) }
-    remember(tracks)
-    let catalog = catalog
-    let inbox = inbox
+    session.libraryPart.remember(tracks)
+    let catalog = session.catalog
+    let inbox = session.inbox
     let reply = SessionOnly(then)
     Task.detached(executorPreference: BackgroundExecutor.shared) {
       var playable: [Track] = []
@@ -45,7 +45,8 @@ extension Session {
           return reply.value(.failed(problems.first ?? "nothing playable"), problems)
         }
         reply.value(
-          session.play(queue, startAt: first, position: position, paused: paused), problems)
+          session.queueCommands.play(queue, startAt: first, position: position, paused: paused),
+          problems)
       }
     }
   }

@@ -1,13 +1,13 @@
 import Foundation
 import RefrainCore
 
-/// Tap-to-sync on the session, so the full-screen player and `refrain ctl lyrics sync …`
-/// drive the same steps.
+/// Tap-to-sync, so the full-screen player and `refrain ctl lyrics sync …` drive the same
+/// steps.
 ///
 /// Stamps read the player's audible position at the moment the command is handled: the
 /// time the listener heard the line, not where the decoder is. Saving writes the file in
 /// the background and then loads the new lyrics as any track's are loaded.
-extension Session {
+extension LyricsPart {
   /// Carries out one step other than saving (see ``saveSync(then:)``).
   func lyricsSync(_ step: Command.SyncStep) -> Outcome {
     switch step {
@@ -50,7 +50,7 @@ extension Session {
   }
 
   /// Moves a stamped line by `deltaMs` (`[`/`]` in sync mode); the new time, or why not.
-  public func nudgeSync(line: Int, by deltaMs: Int) -> Outcome {
+  func nudgeSync(line: Int, by deltaMs: Int) -> Outcome {
     guard sync != nil else { return .failed("not timing lyrics") }
     guard let ms = sync?.nudge(line: line, by: deltaMs) else {
       return .failed("line \(line + 1) is not stamped yet")
@@ -59,7 +59,7 @@ extension Session {
   }
 
   /// Plays from 1 s before a stamped line, to check it.
-  public func checkSync(line: Int) -> Outcome {
+  func checkSync(line: Int) -> Outcome {
     guard let ms = sync?.entries[safe: line]?.ms else { return .failed("that line is not stamped") }
     playback.seek(to: max(0, Double(ms) / 1000 - 1))
     return .done(message: nil)
@@ -73,7 +73,7 @@ extension Session {
   /// killed, and an existing sidecar is kept as `song.lrc.bak` first. A streamed track's go
   /// to the lyrics cache (the path answered is "the lyrics cache"). Every line must be
   /// stamped. Once saved, timing ends and the lyrics are loaded again.
-  public func saveSync(then: @escaping (Result<String, SyncSaveFailure>) -> Void) {
+  func saveSync(then: @escaping (Result<String, SyncSaveFailure>) -> Void) {
     guard let sync else { return then(.failure(SyncSaveFailure("not timing lyrics"))) }
     guard sync.isComplete else {
       let left = sync.entries.count - sync.stamped
@@ -83,11 +83,11 @@ extension Session {
       return then(.failure(SyncSaveFailure("nothing is playing")))
     }
     let reply = SessionOnly(then)
-    let inbox = inbox
+    let inbox = session.inbox
     guard track.location.isFileURL else {
       // A streamed track has no file to sit beside: its lyrics go to the lyrics cache,
       // which the loader reads before asking the online service.
-      guard let cache = lyricsCache else {
+      guard let cache = session.lyricsCache else {
         return then(
           .failure(SyncSaveFailure("no lyrics cache to save this streamed track's lyrics in")))
       }
@@ -102,8 +102,8 @@ extension Session {
         }
         inbox.post { session in
           if case .success = result {
-            session.sync = nil
-            session.reloadLyrics()
+            session.lyricsPart.sync = nil
+            session.lyricsPart.reload()
           }
           reply.value(result)
         }
@@ -119,10 +119,27 @@ extension Session {
       let result = SyncFile.write(text, to: target)
       inbox.post { session in
         if case .success = result {
-          session.sync = nil
-          session.reloadLyrics()
+          session.lyricsPart.sync = nil
+          session.lyricsPart.reload()
         }
         reply.value(result)
+      }
+    }
+  }
+
+  /// Saves the timed lyrics (``saveSync(then:)``), tells every front end on the status line
+  /// (`saved song.lrc; lyrics reloaded`, or why not), then calls `reply` with the answer
+  /// `refrain ctl` gets: `{"path":…}` or the failure.
+  func saveTimedLyrics(reply: @escaping (Session.Answer) -> Void) {
+    saveSync { [weak self] result in
+      switch result {
+      case .success(let path):
+        let name = path.hasPrefix("/") ? URL(fileURLWithPath: path).lastPathComponent : path
+        self?.session.notify(.notice("saved \(name); lyrics reloaded", isError: false))
+        reply(.success(SessionJSON.line(["path": path])))
+      case .failure(let failure):
+        self?.session.notify(.notice(failure.description, isError: true))
+        reply(.failure(CommandFailure(failure.description)))
       }
     }
   }

@@ -2,17 +2,65 @@ import Foundation
 import RefrainCore
 
 /// The user's library as the session keeps it: playlist edits by ID (`refrain ctl playlist
-/// …` and the prompt), the catalog identity of what is queued, and the saved session.
-extension Session {
+/// …` and the prompt) and picked on screen, likes and stars, the play history, the catalog
+/// identity of what is queued, and the saved session.
+///
+/// It owns ``LibraryCalls``, so every read and write of the library runs off the session's
+/// thread, one at a time in the order asked, and an edit is answered once committed. Under
+/// a catalog that keeps its own playlists (a Subsonic server) playlist edits and stars go to
+/// that server, and are answered once it has.
+final class LibraryPart {
+  /// The session it serves; set once by the session's init.
+  unowned var session: Session!
+  /// The user's library (playlists, likes, history, the saved session), called off the
+  /// loop's thread in order; `nil` when it could not be opened.
+  let calls: LibraryCalls?
+  /// The catalog tracks behind the tracks queued from a catalog, by their identity: what a
+  /// playlist add of `current`, the play history and the saved session store.
+  private var catalogTracks: [CatalogTrackID: CatalogTrack] = [:]
+
+  init(calls: LibraryCalls?) {
+    self.calls = calls
+  }
+
+  private var playback: PlaybackPresenter { session.playback }
+  var catalog: (any CatalogProvider)? { session.catalog }
+  func notify(_ event: SessionEvent) { session.notify(event) }
+
+  /// Carries out a playlist edit (its answer becomes a notice) or an edit picked on screen;
+  /// ``Outcome/notForSession`` for any other command.
+  func execute(_ command: Command) -> Outcome {
+    switch command {
+    case .playlist(let edit):
+      perform(edit) { [weak self] answer in
+        switch answer {
+        case .success(let text):
+          self?.notify(.notice(text == "ok" ? "playlist updated" : text, isError: false))
+        case .failure(let failure): self?.notify(.notice(failure.message, isError: true))
+        }
+      }
+      return .done(message: nil)
+    case .library(let edit): return apply(edit)
+    default: return .notForSession
+    }
+  }
+
+  /// Adds a catalog track that started to the play history, in the background.
+  func recordPlay(of track: Track) {
+    guard let stored = track.catalogID.flatMap({ catalogTracks[$0] }) else { return }
+    let date = Date()
+    calls?.call({ try $0.recordPlay(stored, at: date, secondsPlayed: nil) }) { _ in }
+  }
+
   /// The catalog track behind a queued track, or one made from what the track itself says.
-  public func catalogTrack(for track: Track) -> CatalogTrack {
+  func catalogTrack(for track: Track) -> CatalogTrack {
     if let known = track.catalogID.flatMap({ catalogTracks[$0] }) { return known }
     return CatalogTrack(describing: track)
   }
 
   /// Keeps the catalog identity of `tracks` queued from a catalog, for the play history, a
   /// playlist add of `current` and the saved session.
-  public func remember(_ tracks: [CatalogTrack]) {
+  func remember(_ tracks: [CatalogTrack]) {
     for track in tracks { catalogTracks[track.catalogID] = track }
   }
 
@@ -23,11 +71,11 @@ extension Session {
   ///
   /// Under a catalog that keeps its own playlists (a Subsonic server) the edit goes there
   /// instead, and is answered once the server has answered.
-  public func perform(_ edit: Command.PlaylistEdit, then: @escaping (Answer) -> Void) {
+  func perform(_ edit: Command.PlaylistEdit, then: @escaping (Session.Answer) -> Void) {
     if let server = catalog as? any CatalogPlaylists {
       return perform(edit, on: server, then: then)
     }
-    guard let libraryCalls else {
+    guard let libraryCalls = calls else {
       return then(.failure(CommandFailure("the library is not available")))
     }
     var number: Int64 = 0  // `list` and `create` name none
@@ -75,7 +123,7 @@ extension Session {
       } else {
         // A file is checked and described by its tags in the background, as `queue add`'s.
         let file = Track(argument: Session.expandingHome(item))
-        let describe = describe
+        let describe = session.describe
         add = {
           if file.location.isFileURL, !FileManager.default.fileExists(atPath: file.location.path) {
             throw CommandFailure("no such file: \(file.location.path)")
@@ -122,7 +170,7 @@ extension Session {
   /// answer says it was asked for; a notice says what was stored (or why not) once it is,
   /// and front ends read the library again.
   func apply(_ edit: Command.LibraryEdit) -> Outcome {
-    guard let libraryCalls else { return .failed("the library is not available") }
+    guard let libraryCalls = calls else { return .failed("the library is not available") }
     let message: String?
     let work: @Sendable (any LibraryStorage) throws -> Void
     switch edit {
@@ -165,124 +213,19 @@ extension Session {
   }
 
   /// The catalog track playing now, if any.
-  private func playingCatalogTrack() -> CatalogTrack? {
+  func playingCatalogTrack() -> CatalogTrack? {
     playback.queue.current.map(catalogTrack(for:))
-  }
-
-  /// Applies a playlist edit on the catalog's server in the background, then calls `then` on
-  /// the session's thread once the server has answered: `ok`, or the same JSON lines as
-  /// Refrain's own playlists (with the server's ids, which are text).
-  private func perform(
-    _ edit: Command.PlaylistEdit, on server: any CatalogPlaylists,
-    then: @escaping (Answer) -> Void
-  ) {
-    let work: @Sendable () async throws -> String
-    switch edit {
-    case .list:
-      work = { SessionJSON.line(try await server.playlists().map(PlaylistLine<String>.init)) }
-    case .show(let id):
-      work = {
-        let tracks = try await server.playlistTracks(id: id).1
-        return SessionJSON.line(
-          tracks.enumerated().map { EntryLine(position: $0.offset + 1, track: $0.element) })
-      }
-    case .create(let name):
-      work = {
-        SessionJSON.line(
-          PlaylistLine<String>(try await server.createPlaylist(named: name, with: [])))
-      }
-    case .rename(let id, let name):
-      work = {
-        try await server.renamePlaylist(id: id, to: name)
-        return "ok"
-      }
-    case .delete(let id):
-      work = {
-        try await server.deletePlaylist(id: id)
-        return "ok"
-      }
-    case .add(let id, let item):
-      guard item.lowercased() == "current" else {
-        return then(
-          .failure(
-            CommandFailure(
-              "only the server's own tracks go in its playlists: play one and add current")))
-      }
-      guard let track = playingCatalogTrack() else {
-        return then(.failure(CommandFailure("nothing is playing to add")))
-      }
-      work = {
-        try await server.addTracks([track], toPlaylist: id)
-        return "ok"
-      }
-    case .remove(let id, let position):
-      work = {
-        let count = try await server.playlistTracks(id: id).1.count
-        guard position <= count else { throw CommandFailure(outside(position, count: count)) }
-        try await server.removeTrack(at: position - 1, fromPlaylist: id)
-        return "ok"
-      }
-    case .move(let id, let from, let to):
-      work = {
-        let count = try await server.playlistTracks(id: id).1.count
-        for position in [from, to] where position > count {
-          throw CommandFailure(outside(position, count: count))
-        }
-        try await server.moveTrack(inPlaylist: id, from: from - 1, to: to - 1)
-        return "ok"
-      }
-    }
-    background(work) { session, result in
-      switch edit {
-      case .list, .show: break
-      default: session.notify(.libraryChanged)
-      }
-      then(result.mapError { $0 as? CommandFailure ?? CommandFailure("\($0)") })
-    }
-  }
-
-  /// Whether the catalog keeps playlists of its own (a Subsonic server), which playlist
-  /// commands then act on.
-  public var catalogKeepsPlaylists: Bool { catalog is any CatalogPlaylists }
-
-  /// Adds `tracks` to one of the server's playlists, or to a new one it makes first, in the
-  /// background; `then` gets a line saying what the server now holds once it has answered,
-  /// or why not.
-  ///
-  /// Only the server's own tracks go in its playlists: any other track is refused before the
-  /// server is asked, so no playlist is made for it.
-  public func addTracks(
-    _ tracks: [CatalogTrack], toServerPlaylist target: ServerPlaylistTarget,
-    then: @escaping (Answer) -> Void
-  ) {
-    guard let server = catalog as? any CatalogPlaylists else {
-      return then(.failure(CommandFailure("this catalog keeps no playlists of its own")))
-    }
-    let count = tracks.count == 1 ? "1 track" : "\(tracks.count) tracks"
-    background({ () async throws -> String in
-      switch target {
-      case .existing(let id, let name):
-        try await server.addTracks(tracks, toPlaylist: id)
-        return "added \(count) to \(name) on the server"
-      case .new(let name):
-        _ = try await server.createPlaylist(named: name, with: tracks)
-        return "created \(name) on the server" + (tracks.isEmpty ? "" : " with \(count)")
-      }
-    }) { session, result in
-      session.notify(.libraryChanged)
-      then(result.mapError { CommandFailure("\($0)") })
-    }
   }
 
   /// Saves an album, or likes a track (unlikes a liked one), in the background; a notice
   /// says what was stored, or why not.
-  public func save(_ item: CatalogItem) -> Outcome {
+  func save(_ item: CatalogItem) -> Outcome {
     if let catalog, let starring = catalog as? any CatalogStarring,
       item.catalogProvider == catalog.name
     {
       return star(item, on: starring)
     }
-    guard let libraryCalls else { return .failed("the library is not available") }
+    guard let libraryCalls = calls else { return .failed("the library is not available") }
     let say: (LibraryCalls.Result<String>) -> Void = { [weak self] result in
       self?.notify(.libraryChanged)
       switch result {
@@ -313,60 +256,12 @@ extension Session {
     return .done(message: nil)
   }
 
-  /// Stars `item` on its catalog's server, or unstars it when the server has it starred.
-  ///
-  /// The state is read first (some servers refuse to star twice); a notice says which, once
-  /// the server has answered. A liked track in Refrain's library follows, so its mark shows.
-  private func star(_ item: CatalogItem, on starring: any CatalogStarring) -> Outcome {
-    guard item.kind == "track" || item.kind == "album" else {
-      return .done(message: "only albums and tracks can be starred")
-    }
-    let inbox = inbox
-    Task.detached(executorPreference: BackgroundExecutor.shared) {
-      let result: Result<Bool, any Error>
-      do {
-        let starred = try await starring.isStarred(item)
-        try await starring.setStarred(item, !starred)
-        result = .success(!starred)
-      } catch {
-        result = .failure(error)
-      }
-      inbox.post { session in
-        switch result {
-        case .success(let starred):
-          session.mirrorStar(item, starred)
-          let verb = starred ? "starred" : "unstarred"
-          session.notify(.notice("\(verb) \(item.title) on the server", isError: false))
-        case .failure(let error):
-          session.notify(.notice("could not star \(item.title): \(error)", isError: true))
-        }
-      }
-    }
-    return .done(message: nil)
-  }
-
-  /// Keeps Refrain's liked tracks in step with a star the server took.
-  private func mirrorStar(_ item: CatalogItem, _ starred: Bool) {
-    guard case .track(let track) = item, let libraryCalls else {
-      return notify(.libraryChanged)
-    }
-    libraryCalls.call(
-      { library in
-        if starred {
-          try library.likeTrack(track)
-        } else {
-          try library.unlikeTrack(provider: track.provider, id: track.id)
-        }
-      },
-      then: { [weak self] _ in self?.notify(.libraryChanged) })
-  }
-
   // MARK: - The saved session
 
   /// Saves the queue, position, volume, modes and `openPane` in the background, after every
   /// library call asked for before, so the next start resumes there; a failure is a notice.
-  public func saveSession(openPane: String) {
-    guard let libraryCalls else { return }
+  func saveSession(openPane: String) {
+    guard let libraryCalls = calls else { return }
     let snapshot = playback.snapshot
     let saved = SavedSession(
       queue: playback.queue.tracks.map(catalogTrack(for:)), currentIndex: snapshot.index,
@@ -382,13 +277,15 @@ extension Session {
   /// Reads the last session in the background and restores it, paused where it was left:
   /// volume, repeat and shuffle, then the queue (resolved as any catalog tracks are). `then`
   /// gets the saved session, for what the front end restores of its own (the open pane).
-  public func restoreSession(then: @escaping (SavedSession) -> Void) {
-    libraryCalls?.call({ try $0.lastSession() }) { [weak self] result in
+  func restoreSession(then: @escaping (SavedSession) -> Void) {
+    calls?.call({ try $0.lastSession() }) { [weak self] result in
       guard let self, case .success(let saved?) = result, !saved.queue.isEmpty else { return }
       playback.setVolume(saved.volume)
       playback.setRepeat(saved.repeatMode)
       if saved.shuffle != playback.queue.isShuffled { playback.toggleShuffle() }
-      play(saved.queue, startAt: saved.currentIndex ?? 0, position: saved.position, paused: true) {
+      session.queueCommands.play(
+        saved.queue, startAt: saved.currentIndex ?? 0, position: saved.position, paused: true
+      ) {
         _, _ in
       }
       then(saved)
@@ -409,7 +306,7 @@ extension CatalogTrack {
 
 /// A playlist as `refrain ctl playlist list` and `create` print it: a number for Refrain's
 /// own playlists, text for a server's.
-private struct PlaylistLine<ID: Encodable>: Encodable {
+struct PlaylistLine<ID: Encodable>: Encodable {
   let id: ID
   let name: String
   let tracks: Int
@@ -429,7 +326,7 @@ extension PlaylistLine<String> {
 
 /// A playlist entry as `refrain ctl playlist show` prints it: `position` counts from 1, and
 /// `artist` is null when unknown.
-private struct EntryLine: Encodable {
+struct EntryLine: Encodable {
   let position: Int
   let title: String
   let artist: String?
@@ -459,7 +356,7 @@ private struct EntryLine: Encodable {
 }
 
 /// Why a playlist position cannot be used: `position 3 is outside the playlist (it has 1 track)`.
-private func outside(_ position: Int, count: Int) -> String {
+func outside(_ position: Int, count: Int) -> String {
   "position \(position) is outside the playlist (it has \(count) track\(count == 1 ? "" : "s"))"
 }
 

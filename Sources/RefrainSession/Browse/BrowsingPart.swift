@@ -88,27 +88,46 @@ public struct LibraryPlaylistRead: Sendable {
 /// Reads a list of tracks from the library (a playlist's entries, the liked tracks, …).
 public typealias LibraryTracksRead = @Sendable (any LibraryStorage) throws -> [CatalogTrack]
 
-/// Browsing the catalog and the library: every call returns at once, its work runs on
-/// ``BackgroundExecutor``, and its result is applied on the session's thread, followed by
-/// ``SessionEvent/browsingChanged`` (or a notice when it failed).
-extension Session {
+/// Browsing the catalog and the library: Home, search, details, the library's lists, and
+/// the long work a front end starts (imports, publishing: BrowsingPart+Import).
+///
+/// It guarantees that every call returns at once: its work runs on ``BackgroundExecutor``,
+/// and its result is applied on the session's thread, followed by
+/// ``SessionEvent/browsingChanged`` (or a notice when it failed). Answers that arrive for an
+/// older search or read are dropped.
+final class BrowsingPart {
+  /// The session it serves; set once by the session's init.
+  unowned var session: Session!
+  /// What front ends browse: Home, the last search, the library's lists.
+  var state = Browsing()
+  /// Whether a library import is running (one at a time).
+  var importRunning = false
+  /// Whether timed lyrics are being published (one at a time).
+  var publishing = false
+
+  init() {}
+
+  var catalog: (any CatalogProvider)? { session.catalog }
+  var libraryCalls: LibraryCalls? { session.libraryPart.calls }
+  func notify(_ event: SessionEvent) { session.notify(event) }
+
   /// Loads ``catalog``'s Home sections.
-  public func loadHome() {
+  func loadHome() {
     guard let catalog else {
-      browsing.homeState = "No catalog."
+      state.homeState = "No catalog."
       return
     }
-    browsing.homeState = "Loading \(catalog.name)…"
-    background {
+    state.homeState = "Loading \(catalog.name)…"
+    background(on: session.inbox) {
       try await catalog.home()
     } then: { session, result in
       switch result {
       case .success(let sections):
-        session.browsing.home = sections
-        session.browsing.homeState =
+        session.browsingPart.state.home = sections
+        session.browsingPart.state.homeState =
           sections.isEmpty ? "This catalog has nothing to show yet." : ""
       case .failure(let error):
-        session.browsing.homeState = "Home could not load: \(error)"
+        session.browsingPart.state.homeState = "Home could not load: \(error)"
         session.notify(.notice("Home could not load: \(error)", isError: true))
       }
     }
@@ -116,23 +135,23 @@ extension Session {
 
   /// Searches ``catalog`` for every kind at once and remembers the query among the recent
   /// searches; results that arrive for an older query are dropped.
-  public func search(_ query: String) {
+  func search(_ query: String) {
     let query = query.trimmingCharacters(in: .whitespaces)
     guard !query.isEmpty, let catalog else { return }
-    browsing.search = SearchResults(query: query, pending: SearchKind.allCases.count)
+    state.search = SearchResults(query: query, pending: SearchKind.allCases.count)
     // Remembered in the background; the search goes on whether or not that works.
     libraryCalls?.call({ try $0.addRecentSearch(query) }) { [weak self] _ in
       self?.refreshLibrary()
     }
     for kind in SearchKind.allCases {
-      background {
+      background(on: session.inbox) {
         try await catalog.search(query, kind: kind, offset: 0, limit: 20).items
       } then: { session, result in
-        guard session.browsing.search.query == query else { return }
-        session.browsing.search.pending -= 1
+        guard session.browsingPart.state.search.query == query else { return }
+        session.browsingPart.state.search.pending -= 1
         switch result {
-        case .success(let items): session.browsing.search.results[kind] = items
-        case .failure(let error): session.browsing.search.error = "\(error)"
+        case .success(let items): session.browsingPart.state.search.results[kind] = items
+        case .failure(let error): session.browsingPart.state.search.error = "\(error)"
         }
       }
     }
@@ -140,13 +159,13 @@ extension Session {
 
   /// Loads a detail from ``catalog`` and hands it to `then` on the session's thread; a
   /// failure comes as ``CatalogDetail/failed(_:)`` saying what could not load.
-  public func loadDetail(
+  func loadDetail(
     _ title: String, _ load: @escaping CatalogDetail.Load,
     then: @escaping (CatalogDetail) -> Void
   ) {
     guard let catalog else { return then(.failed("\(title) could not load: no catalog")) }
     let reply = SessionOnly(then)
-    background {
+    background(on: session.inbox) {
       try await load(catalog)
     } then: { _, result in
       switch result {
@@ -158,7 +177,7 @@ extension Session {
 
   /// Reads a detail from the library and hands it to `then`; a failure comes as
   /// ``CatalogDetail/failed(_:)``, and so does a missing library.
-  public func readDetail(
+  func readDetail(
     _ title: String, _ read: @escaping @Sendable (any LibraryStorage) throws -> CatalogDetail,
     then: @escaping (CatalogDetail) -> Void
   ) {
@@ -173,7 +192,7 @@ extension Session {
 
   /// Fetches the tracks of an album, artist, playlist or genre without opening it, then
   /// runs `then` with them. None, or a failure, is said in a notice instead.
-  public func loadTracks(of item: CatalogItem, then: @escaping ([CatalogTrack]) -> Void) {
+  func loadTracks(of item: CatalogItem, then: @escaping ([CatalogTrack]) -> Void) {
     if case .track(let track) = item { return then([track]) }
     guard let (_, load) = CatalogDetail.load(for: item) else { return }
     let name = item.title
@@ -192,7 +211,7 @@ extension Session {
 
   /// Reads tracks from the library, then runs `then` with them. None, or a failure, is
   /// said in a notice instead.
-  public func readTracks(
+  func readTracks(
     _ read: @escaping LibraryTracksRead, then: @escaping ([CatalogTrack]) -> Void
   ) {
     guard let libraryCalls else {
@@ -212,7 +231,7 @@ extension Session {
   /// playlists in `open` (those a front end shows), handing the latter to `then`. A playlist
   /// deleted meanwhile is left out. A failure is kept in ``Browsing/libraryReadError`` and
   /// said in a notice. The server's lists are read again too (``refreshServerLists()``).
-  public func refreshLibrary(
+  func refreshLibrary(
     open: Set<Int64> = [], then: @escaping ([Int64: LibraryPlaylistRead]) -> Void = { _ in }
   ) {
     refreshServerLists()
@@ -232,12 +251,12 @@ extension Session {
       guard let self else { return }
       switch result {
       case .success(let (snapshot, playlists)):
-        browsing.library = snapshot
-        browsing.libraryReadError = nil
+        state.library = snapshot
+        state.libraryReadError = nil
         then(playlists)
         notify(.browsingChanged)
       case .failure(let error):
-        browsing.libraryReadError = "\(error)"
+        state.libraryReadError = "\(error)"
         notify(.notice("\(error)", isError: true))
       }
     }
@@ -246,48 +265,48 @@ extension Session {
   /// Has the catalog's server's playlists and stars read again in the background, when the
   /// catalog keeps its own (a Subsonic server); until the first answer they are loading.
   /// When reads overlap, only the latest one's answer is kept.
-  public func refreshServerLists() {
+  func refreshServerLists() {
     guard let server = catalog as? any CatalogPlaylists else { return }
     let starring = catalog as? any CatalogStarring
-    if browsing.serverLists == nil { browsing.serverLists = .loading }
-    browsing.serverListsRead += 1
-    let read = browsing.serverListsRead
-    background({
+    if state.serverLists == nil { state.serverLists = .loading }
+    state.serverListsRead += 1
+    let read = state.serverListsRead
+    background(on: session.inbox) {
       async let playlists = server.playlists()
       let starred = try await starring?.starred() ?? []
       return (try await playlists, starred)
-    }) { session, result in
+    } then: { session, result in
       // An earlier read that answers after a later one (a slow page of the server) would
       // bring back lists from before an edit: only the latest read is kept.
-      guard read == session.browsing.serverListsRead else { return }
+      guard read == session.browsingPart.state.serverListsRead else { return }
       switch result {
       case .success(let (playlists, starred)):
-        session.browsing.serverLists = .loaded(playlists: playlists, starred: starred)
+        session.browsingPart.state.serverLists = .loaded(playlists: playlists, starred: starred)
       case .failure(let error):
-        session.browsing.serverLists = .failed("\(error)")
+        session.browsingPart.state.serverLists = .failed("\(error)")
       }
     }
   }
 
-  /// Runs `work` on ``BackgroundExecutor``, then `then` on the session's thread with what
-  /// came of it, followed by ``SessionEvent/browsingChanged``.
-  func background<T: Sendable>(
-    _ work: @escaping @Sendable () async throws -> T,
-    then: @escaping (Session, Result<T, any Error>) -> Void
-  ) {
-    let inbox = inbox
-    let reply = SessionOnly(then)
-    Task.detached(executorPreference: BackgroundExecutor.shared) {
-      let result: Result<T, any Error>
-      do {
-        result = .success(try await work())
-      } catch {
-        result = .failure(error)
-      }
-      inbox.post { session in
-        reply.value(session, result)
-        session.notify(.browsingChanged)
-      }
+}
+
+/// Runs `work` on ``BackgroundExecutor``, then `then` on the session's thread with what came
+/// of it, followed by ``SessionEvent/browsingChanged``.
+func background<T: Sendable>(
+  on inbox: Inbox<Session>, _ work: @escaping @Sendable () async throws -> T,
+  then: @escaping (Session, Result<T, any Error>) -> Void
+) {
+  let reply = SessionOnly(then)
+  Task.detached(executorPreference: BackgroundExecutor.shared) {
+    let result: Result<T, any Error>
+    do {
+      result = .success(try await work())
+    } catch {
+      result = .failure(error)
+    }
+    inbox.post { session in
+      reply.value(session, result)
+      session.notify(.browsingChanged)
     }
   }
 }
