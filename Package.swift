@@ -79,8 +79,8 @@ let package = Package(
     .target(
       name: "RefrainAudio",
       dependencies: [
-        "RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC", "CVorbisFile",
-        "COpusFile", "CFAAD", "CEBUR128",
+        "RefrainCore", "RefrainTags", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC",
+        "CVorbisFile", "COpusFile", "CFAAD", "CEBUR128",
       ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,
@@ -89,27 +89,28 @@ let package = Package(
     .target(
       name: "RefrainCatalog",
       dependencies: [
-        "RefrainCore", "RefrainHTTP", "CCurlLoader", "CGcrypt",
+        "RefrainCore", "RefrainTags", "RefrainHTTP", "CCurlLoader", "CGcrypt",
         .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     // Cover art: decoding, scaling, half blocks, graphics protocols, cover sources. No UI.
-    .target(name: "RefrainArt", dependencies: ["RefrainCore", "CImageShims"]),
+    .target(name: "RefrainArt", dependencies: ["RefrainCore", "RefrainTags", "CImageShims"]),
     .target(
       name: "RefrainTUI",
       dependencies: ["RefrainCore", "RefrainSession", "RefrainArt", "CNcursesw", "CTUIShims"]),
     // The desktop front ends of the session: MPRIS 2 on the session bus.
     .target(
       name: "RefrainDesktop", dependencies: ["RefrainCore", "RefrainSession", "CMPRISLoader"]),
-    // Tags for the scan and the room server: the fast ID3 reader, then the decoder.
-    .target(name: "RefrainTags", dependencies: ["RefrainAudio", "RefrainCatalog"]),
+    // Every tag reader (ID3, Vorbis comments, RIFF INFO, MP4 atoms), embedded lyrics, covers
+    // and ReplayGain: pure Swift over RefrainCore, so the room server links no decoder.
+    .target(name: "RefrainTags", dependencies: ["RefrainCore"]),
     // Listening rooms: the server (Hummingbird) and a member's link (its WebSocket client).
     .target(
       name: "RefrainRoom",
       dependencies: [
-        "RefrainCore", .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "RefrainTags", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -117,14 +118,14 @@ let package = Package(
     .executableTarget(
       name: "refrain-room",
       dependencies: [
-        "RefrainRoom", "RefrainCore", "RefrainCatalog", "RefrainTags",
+        "RefrainRoom", "RefrainCore", "RefrainTags",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/RefrainRoomTool", linkerSettings: curlLoaderExports),
     .target(
       name: "RefrainConfig",
       dependencies: [
-        "RefrainCore", .product(name: "TOMLKit", package: "TOMLKit"),
+        "RefrainCore", "RefrainTags", .product(name: "TOMLKit", package: "TOMLKit"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -154,14 +155,16 @@ let package = Package(
     // The fake player the presenter and the full-screen player's tests share.
     .target(
       name: "RefrainTestSupport", dependencies: ["RefrainCore"], path: "Tests/RefrainTestSupport"),
-    .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
+    .testTarget(
+      name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTags", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainAudioTests",
       dependencies: ["RefrainAudio", "RefrainCore", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainCatalogTests",
       dependencies: [
-        "RefrainCatalog", "RefrainHTTP", "RefrainCore", "RefrainTestSupport", "CCurlLoader",
+        "RefrainCatalog", "RefrainTags", "RefrainHTTP", "RefrainCore", "RefrainTestSupport",
+        "CCurlLoader",
       ]),
     // RefrainCatalog: the tests that run on a real SQLite library file.
     .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
@@ -71,7 +72,7 @@ struct LyricsPublishCommand: ParsableCommand {
     }
     let info: LocalTrackInfo
     do {
-      info = try AudioTagReader(exact: true).readTags(atPath: file.location.path)
+      info = try AudioTagReader(proof: AudioDecoders.proof).readTags(atPath: file.location.path)
     } catch {
       throw .init("cannot read \(file.location.path): \(error)")
     }

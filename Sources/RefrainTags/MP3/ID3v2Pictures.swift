@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Finds the front cover in the ID3v2 tag at the start of a file, reading only the tag and
 /// never a picture larger than the caller's limit.

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// iTunes-style tags in an MP4 file (M4A): lyrics from `©lyr`, the cover from `covr`.
 ///
@@ -11,10 +12,6 @@ package struct MP4TagFormat: TagFormat {
   package init() {}
 
   /// An `ftyp` box at the start: 4 bytes of size, then its type.
-  package func recognizes(head: [UInt8]) -> Bool {
-    head.count >= 8 && head[4..<8].elementsEqual("ftyp".utf8)
-  }
-
   /// The `©lyr` text, which the embedded lyrics source reads as LRC when it is timed.
   package func lyrics(in file: URL) throws -> EmbeddedLyrics {
     guard let found = try Self.tags(in: file) else { return EmbeddedLyrics() }

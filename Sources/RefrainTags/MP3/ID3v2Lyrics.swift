@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// The lyrics in the ID3v2 tag at the start of a file: the first USLT text and the first SYLT
 /// timed in milliseconds.

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// The ReplayGain values each tag format stores, read without decoding audio.
 extension TagFormat {

@@ -1,10 +1,11 @@
+import RefrainCatalog
 import XCTest
 
-@testable import RefrainCatalog
+@testable import RefrainTags
 
 /// The reasons a scan skips files: their words, their order, and their round trip through
 /// the library's `local_scan_failures` table.
-final class ScanSkipReasonTests: XCTestCase {
+final class ScanSkipReasonWordsTests: XCTestCase {
   private let all: [ScanSkipReason] = [
     .unsupportedFormat("DSD"), .unsupportedFormat("Monkey's Audio"),
     .unreadable("permission denied"), .damaged, .notAudio, .empty, .other,

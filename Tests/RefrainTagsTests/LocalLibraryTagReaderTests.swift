@@ -1,15 +1,18 @@
 import Foundation
-import XCTest
 import RefrainCore
+import RefrainTestSupport
+import XCTest
 
-@testable import RefrainCatalog
+@testable import RefrainTags
 
 /// The pure-Swift ID3 reader and duration estimate the local library scanner uses.
 final class LocalLibraryTagReaderTests: XCTestCase {
   private let reader = ID3TagReader()
 
   private func write(_ bytes: [UInt8], name: String = "file.mp3") throws -> String {
-    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent(name)
+    let folder = TestMedia.folder("id3-reader")
+    addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent(name)
     try Data(bytes).write(to: url)
     return url.path
   }
@@ -17,7 +20,7 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   // MARK: - Generated fixtures (tags written by scripts/make-test-fixtures)
 
   func testReadsAnID3v23TagInUTF16() throws {
-    let info = try reader.readTags(atPath: try LibraryTestSupport.audioFixture("tags-v23.mp3"))
+    let info = try reader.readTags(atPath: try TestMedia.generated("tags-v23.mp3"))
     XCTAssertEqual(info.title, "비 오는 날")
     XCTAssertEqual(info.artist, "리프레인")
     XCTAssertEqual(info.album, "첫 앨범")
@@ -27,7 +30,7 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   }
 
   func testTheStampIsTheOpenFilesSizeAndModificationTime() throws {
-    let path = try LibraryTestSupport.audioFixture("tags-v24.mp3")
+    let path = try TestMedia.generated("tags-v24.mp3")
     let (info, stamp) = try reader.readStampedTags(atPath: path)
     XCTAssertEqual(info, try reader.readTags(atPath: path))
     XCTAssertEqual(stamp, FileStamp.of(path: path))
@@ -36,7 +39,7 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   }
 
   func testReadsAnID3v24TagInUTF8() throws {
-    let info = try reader.readTags(atPath: try LibraryTestSupport.audioFixture("tags-v24.mp3"))
+    let info = try reader.readTags(atPath: try TestMedia.generated("tags-v24.mp3"))
     XCTAssertEqual(info.title, "비 오는 날")
     XCTAssertEqual(info.artist, "리프레인")
     XCTAssertEqual(info.album, "첫 앨범")
@@ -50,22 +53,23 @@ final class LocalLibraryTagReaderTests: XCTestCase {
       "tone440.mp3": 6.06, "cbr.mp3": 30.069, "mono22k.mp3": 5.095, "mpeg2-16k.mp3": 3.132,
     ]
     for (name, seconds) in expected {
-      let info = try reader.readTags(atPath: try LibraryTestSupport.audioFixture(name))
+      let info = try reader.readTags(atPath: try TestMedia.generated(name))
       XCTAssertEqual(try XCTUnwrap(info.duration, name), seconds, accuracy: 0.06, name)
       XCTAssertNil(info.title, name)
     }
   }
 
-  func testVariableBitrateWithoutAFrameCountHasNoDuration() throws {
-    let info = try reader.readTags(atPath: try LibraryTestSupport.audioFixture("vbr-noxing.mp3"))
-    XCTAssertNil(info.duration, "only a full scan gives the length; the decoder must be asked")
+  func testVariableBitrateWithoutAFrameCountIsTimedByItsFrames() throws {
+    // 30 s of tones, 25 ms of encoder delay and the last frame's padding: no decoder needed.
+    let info = try reader.readTags(atPath: try TestMedia.generated("vbr-noxing.mp3"))
+    XCTAssertEqual(try XCTUnwrap(info.duration), 30.05, accuracy: 0.06)
   }
 
   func testFilesWithoutAudioFail() throws {
     XCTAssertThrowsError(
-      try reader.readTags(atPath: try LibraryTestSupport.audioFixture("notmp3.mp3")))
+      try reader.readTags(atPath: try TestMedia.generated("notmp3.mp3")))
     XCTAssertThrowsError(
-      try reader.readTags(atPath: try LibraryTestSupport.audioFixture("empty.mp3")))
+      try reader.readTags(atPath: try TestMedia.generated("empty.mp3")))
     XCTAssertThrowsError(try reader.readTags(atPath: "/nonexistent/file.mp3"))
   }
 
@@ -78,7 +82,7 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     }
     let frames = frame22("TT2", "Old Tag") + frame22("TP1", "Artist") + frame22("TRK", "7")
     let path = try write(
-      LibraryTestSupport.tag(version: 2, frames: frames) + LibraryTestSupport.cbrFrames(10))
+      ID3Fixture.tag(version: 2, frames: frames) + ID3Fixture.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.title, "Old Tag")
     XCTAssertEqual(info.artist, "Artist")
@@ -88,11 +92,11 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   func testUnsynchronisedV23Tag() throws {
     // The Latin-1 title "AÿB" holds FF; v2.3 unsynchronisation stores it as FF 00 after the
     // frame was built, so the frame size still counts 4 bytes.
-    let frame = LibraryTestSupport.frame("TIT2", [0, 0x41, 0xFF, 0x42], version: 3)
+    let frame = ID3Fixture.frame("TIT2", [0, 0x41, 0xFF, 0x42], version: 3)
     let frames = Array(frame.prefix(13)) + [0x00, 0x42]
     let path = try write(
-      LibraryTestSupport.tag(version: 3, flags: 0x80, frames: frames)
-        + LibraryTestSupport.cbrFrames(10))
+      ID3Fixture.tag(version: 3, flags: 0x80, frames: frames)
+        + ID3Fixture.cbrFrames(10))
     XCTAssertEqual(try reader.readTags(atPath: path).title, "AÿB")
   }
 
@@ -101,10 +105,10 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     let utf16 = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     let payload: [UInt8] = [0, 0, 0, UInt8(utf16.count + 1)] + [2] + utf16
     let frames =
-      LibraryTestSupport.frame("TIT2", payload, version: 4, flags: [0, 0x01])
-      + LibraryTestSupport.frame("TDRC", [3] + Array("2019-05-01".utf8), version: 4)
+      ID3Fixture.frame("TIT2", payload, version: 4, flags: [0, 0x01])
+      + ID3Fixture.frame("TDRC", [3] + Array("2019-05-01".utf8), version: 4)
     let path = try write(
-      LibraryTestSupport.tag(version: 4, frames: frames) + LibraryTestSupport.cbrFrames(10))
+      ID3Fixture.tag(version: 4, frames: frames) + ID3Fixture.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.title, "夜空")
     XCTAssertEqual(info.year, 2019)
@@ -112,10 +116,10 @@ final class LocalLibraryTagReaderTests: XCTestCase {
 
   func testAlbumArtistAndMultipleValuesTakeTheFirstString() throws {
     let frames =
-      LibraryTestSupport.frame("TPE1", [3] + Array("One\u{0}Two".utf8), version: 4)
-      + LibraryTestSupport.frame("TPE2", [3] + Array("Various Artists".utf8), version: 4)
+      ID3Fixture.frame("TPE1", [3] + Array("One\u{0}Two".utf8), version: 4)
+      + ID3Fixture.frame("TPE2", [3] + Array("Various Artists".utf8), version: 4)
     let path = try write(
-      LibraryTestSupport.tag(version: 4, frames: frames) + LibraryTestSupport.cbrFrames(10))
+      ID3Fixture.tag(version: 4, frames: frames) + ID3Fixture.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.artist, "One")
     XCTAssertEqual(info.albumArtist, "Various Artists")
@@ -128,7 +132,7 @@ final class LocalLibraryTagReaderTests: XCTestCase {
     let v1 =
       Array("TAG".utf8) + field("Old Song", 30) + field("Old Band", 30) + field("Old LP", 30)
       + field("1999", 4) + field("", 28) + [0, 4, 255]
-    let path = try write(LibraryTestSupport.cbrFrames(20) + v1)
+    let path = try write(ID3Fixture.cbrFrames(20) + v1)
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.title, "Old Song")
     XCTAssertEqual(info.artist, "Old Band")
@@ -140,24 +144,24 @@ final class LocalLibraryTagReaderTests: XCTestCase {
   }
 
   func testNoTagsAtAllStillFindsTheAudio() throws {
-    let path = try write(LibraryTestSupport.cbrFrames(100))
+    let path = try write(ID3Fixture.cbrFrames(100))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info, LocalTrackInfo(duration: 100 * 417 * 8 / 128_000))
   }
 
   func testATagLongerThanTheFileDoesNotCrash() throws {
-    var bytes = LibraryTestSupport.tag(
-      version: 3, frames: LibraryTestSupport.frame("TIT2", [0] + Array("Cut".utf8), version: 3))
+    var bytes = ID3Fixture.tag(
+      version: 3, frames: ID3Fixture.frame("TIT2", [0] + Array("Cut".utf8), version: 3))
     bytes[9] = 0x7F  // Claims 127 more bytes than there are.
-    let path = try write(bytes + LibraryTestSupport.cbrFrames(1))
+    let path = try write(bytes + ID3Fixture.cbrFrames(1))
     XCTAssertThrowsError(try reader.readTags(atPath: path))
   }
 
   func testAFrameSizeBeyondTheTagEndsTheParseQuietly() throws {
-    let good = LibraryTestSupport.frame("TIT2", [0] + Array("Kept".utf8), version: 3)
+    let good = ID3Fixture.frame("TIT2", [0] + Array("Kept".utf8), version: 3)
     let broken = Array("TPE1".utf8) + [0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0]
     let path = try write(
-      LibraryTestSupport.tag(version: 3, frames: good + broken) + LibraryTestSupport.cbrFrames(10))
+      ID3Fixture.tag(version: 3, frames: good + broken) + ID3Fixture.cbrFrames(10))
     let info = try reader.readTags(atPath: path)
     XCTAssertEqual(info.title, "Kept")
     XCTAssertNil(info.artist)

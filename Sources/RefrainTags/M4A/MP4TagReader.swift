@@ -1,6 +1,4 @@
 import Foundation
-import RefrainAudio
-import RefrainCatalog
 import RefrainCore
 
 #if canImport(Glibc)
@@ -13,10 +11,10 @@ import RefrainCore
 /// album artist, album, track number, year, ISRC, and the duration from the sound track's
 /// edit list (or `iTunSMPB`, or its media length).
 ///
-/// With `exact`, the file also goes through `M4ADecoder`, which proves it decodes and
-/// gives the duration after the gapless trim.
+/// With a ``DecoderProof``, the file also goes through its decoder, which proves it decodes
+/// and gives the duration after the gapless trim.
 struct MP4TagReader: TagReader {
-  var exact: Bool
+  var proof: DecoderProof?
 
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -47,23 +45,14 @@ struct MP4TagReader: TagReader {
       trackNumber: tags.trackNumber, year: tags.year,
       duration: movie.duration(iTunSMPB: tags.iTunSMPB), isrc: tags.isrc,
       discNumber: tags.discNumber)
-    if exact {
+    if let proof {
       // Every file proved by its decoder: one that will not play is not indexed.
-      do {
-        info.duration = try M4ADecoder(path: path).duration
-      } catch let error as AudioError {
-        if case .unsupportedCodec(_, let codec) = error {
-          throw TagReadError(error.description, kind: .unsupportedFormat(codec))
-        }
-        throw TagReadError(error.description, kind: .damaged)
-      } catch {
-        throw TagReadError("\(error)", kind: .damaged)
-      }
+      info.duration = try AudioTagReader.proved(path, by: proof)
     } else if let codec = movie.audio?.codec, codec != .aac {
       // Indexed by its tags, refused when played: the scan says so in the player's words.
       info.unplayable = SkippedFile(
         path: path, reason: .unsupportedFormat("\(codec)"),
-        message: AudioError.unsupportedCodec(name: path, codec: "\(codec)").description)
+        message: AudioFileMessage.unsupportedCodec(name: path, codec: "\(codec)"))
     }
     return (info, stamp)
   }

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCatalog
 import RefrainCore
 
 /// The text tags of FLAC, Ogg (Vorbis and Opus) and WAV files, read from their metadata

@@ -1,5 +1,4 @@
 import Foundation
-import RefrainCore
 
 /// The text fields Refrain indexes, parsed from an ID3v2.2, v2.3 or v2.4 tag.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Reads the lyrics stored in the tags of the track's own file, in whichever format
 /// ``TagFormats`` finds there.
@@ -49,5 +50,17 @@ public struct EmbeddedLyricsSource: LyricsSource {
       return LyricLine(ms: max(0, line.ms), text: LRCLineBody.normalizedText(Array(flat.utf8)[...]))
     }
     return LyricsDocument(lines: lines.sortedByTime(), isSynced: true)
+  }
+}
+
+extension LyricsResolver {
+  /// The standard order: sidecar, embedded, then `cache` and `online` when given.
+  public static func standard(
+    cache: LyricsCache?, online: (any LyricsSource)?, timeout: Double = defaultTimeout
+  ) -> LyricsResolver {
+    var sources: [any LyricsSource] = [SidecarLyricsSource(), EmbeddedLyricsSource()]
+    if let cache { sources.append(CachedLyricsSource(cache: cache)) }
+    if let online { sources.append(online) }
+    return LyricsResolver(sources: sources, cache: cache, timeout: timeout)
   }
 }

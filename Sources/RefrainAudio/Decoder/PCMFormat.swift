@@ -1,5 +1,5 @@
 /// The PCM format Refrain's decoder produces: signed 16-bit little-endian, interleaved.
-public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
+public struct PCMFormat: Sendable, Hashable, CustomStringConvertible {
   /// Frames per second.
   public var sampleRate: Int
   /// Interleaved channels per frame.

@@ -10,9 +10,9 @@ import Foundation
 /// the Xing/Info or VBRI frame count or, for constant-bitrate audio, from the bitrate.
 ///
 /// It reads only the tag, the first 64 KB of audio and the last 128 bytes, so a large library
-/// indexes quickly; one `pread` of the first 72 KB often covers all three.
-/// It returns `duration == nil` for variable-bitrate audio without a frame count; the
-/// composition root then asks the decoder, which scans the whole file.
+/// indexes quickly; one `pread` of the first 72 KB often covers all three. Variable-bitrate
+/// audio without a frame count is the exception: its frame headers are counted through the
+/// whole file, as a decoder's scan would, so no decoder is needed for a duration.
 public struct ID3TagReader: TagReader {
   /// The largest ID3v2 tag read in full (bigger ones carry huge pictures; text comes first).
   static let maximumTagBytes = 4 << 20
@@ -77,7 +77,10 @@ public struct ID3TagReader: TagReader {
       title: v2?.title ?? v1?.title, artist: v2?.artist ?? v1?.artist,
       albumArtist: v2?.albumArtist, album: v2?.album ?? v1?.album,
       trackNumber: v2?.trackNumber ?? v1?.trackNumber, year: v2?.year ?? v1?.year,
-      duration: estimate.duration, isrc: v2?.isrc, discNumber: v2?.discNumber)
+      duration: estimate.duration
+        ?? MPEGDurationEstimator.countedDuration(
+          descriptor: descriptor, firstFrame: estimate.firstFrame, audioEnd: audioEnd),
+      isrc: v2?.isrc, discNumber: v2?.discNumber)
     return (info, FileStamp(status))
   }
 

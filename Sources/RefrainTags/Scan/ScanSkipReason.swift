@@ -90,11 +90,11 @@ public struct SkippedFile: Sendable, Hashable {
   }
 
   /// The text stored in `local_scan_failures.reason`: the reason, a tab, the message.
-  var stored: String { "\(reason)\t\(message)" }
+  package var stored: String { "\(reason)\t\(message)" }
 
   /// A stored failure read back; text without a known reason (written by an older Refrain)
   /// becomes ``ScanSkipReason/other`` with the text as its message.
-  init(path: String, stored: String) {
+  package init(path: String, stored: String) {
     if let tab = stored.firstIndex(of: "\t"),
       let reason = ScanSkipReason(String(stored[..<tab]))
     {

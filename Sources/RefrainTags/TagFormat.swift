@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Lyrics stored in a file's tags: a text (which may be LRC) and lines timed in
 /// milliseconds, whichever the format holds.
@@ -47,13 +48,11 @@ package struct EmbeddedPicture: Sendable, Equatable {
 /// One way audio files carry tags, after the decoders' ``AudioDecoderFormat``: embedded
 /// lyrics and covers read every file through ``TagFormats``, never one format directly.
 ///
-/// ID3v2 (MP3), FLAC, Ogg (Vorbis and Opus), WAV and MP4 atoms (M4A) are one type each in
-/// ``TagFormats/all``.
+/// ID3v2 (MP3), FLAC, Ogg (Vorbis and Opus), WAV and MP4 atoms (M4A) are one type each,
+/// chosen by ``AudioFormat/tagFormat``.
 package protocol TagFormat: Sendable {
   /// The format's name, for messages ("ID3v2").
   var name: String { get }
-  /// Whether a file starting with `head` (its first 12 bytes or fewer) carries these tags.
-  func recognizes(head: [UInt8]) -> Bool
   /// The lyrics in the file's tags; empty when it has none. Throws when the file cannot be
   /// read.
   func lyrics(in file: URL) throws -> EmbeddedLyrics
@@ -65,31 +64,23 @@ package protocol TagFormat: Sendable {
   func replayGain(in file: URL) throws -> ReplayGain
 }
 
-/// The tag formats Refrain reads, and the choice among them by a file's first bytes.
+/// The choice of a file's tag format by its first bytes (RefrainCore's ``AudioFormat`` table,
+/// then ``AudioFormat/tagFormat``).
 package enum TagFormats {
-  /// Every format, the first that recognises a file's head reading it.
-  package static let all: [any TagFormat] = [
-    FLACTagFormat(), OggTagFormat(), WAVTagFormat(), MP4TagFormat(), ID3v2Format(),
-  ]
-
   /// The format of the file at `url`, from its first bytes; a file no format claims is read
   /// as ID3v2, which finds nothing in a file without an ID3 tag. Throws when the file cannot
   /// be read.
   package static func format(of url: URL) throws -> any TagFormat {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
-    let head = [UInt8](try handle.read(upToCount: 12) ?? Data())
-    return all.first { $0.recognizes(head: head) } ?? ID3v2Format()
+    let head = [UInt8](try handle.read(upToCount: 64) ?? Data())
+    return AudioFormat.detect(head: head)?.tagFormat ?? ID3v2Format()
   }
 }
 
 /// ID3v2 tags at the start of a file (MP3): USLT/SYLT lyrics, APIC/PIC pictures.
 package struct ID3v2Format: TagFormat {
   package var name: String { "ID3v2" }
-
-  package func recognizes(head: [UInt8]) -> Bool {
-    head.count >= 3 && head[0] == 0x49 && head[1] == 0x44 && head[2] == 0x33  // "ID3"
-  }
 
   package func lyrics(in file: URL) throws -> EmbeddedLyrics {
     let tag = try ID3v2Lyrics.read(from: file)

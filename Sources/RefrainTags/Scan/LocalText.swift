@@ -1,9 +1,9 @@
 import Foundation
 
 /// Text rules shared by the index and the search: cleaning tags, grouping keys, file titles.
-enum LocalText {
+package enum LocalText {
   /// A name as a grouping, sorting and exact-match key: lowercased, white space collapsed.
-  static func key(_ text: String) -> String {
+  package static func key(_ text: String) -> String {
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiKey(text) }
     // Nothing to collapse (a `Character` is white space when its first scalar is).
     if !text.unicodeScalars.contains(where: isWhitespace) { return text.lowercased() }
@@ -12,7 +12,7 @@ enum LocalText {
 
   /// Whether a scalar has Unicode's `White_Space` property, as `properties.isWhitespace` says
   /// (a fixed list, and a switch is much faster than the property lookup).
-  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F,
       0x3000:
@@ -26,7 +26,7 @@ enum LocalText {
   ///
   /// Control characters are kept: the UI sanitises what it shows, and search must find what
   /// the tag says.
-  static func clean(_ value: String?) -> String? {
+  package static func clean(_ value: String?) -> String? {
     guard let value else { return nil }
     let scalars = value.unicodeScalars
     guard let first = scalars.firstIndex(where: { !isWhitespace($0) }),
@@ -53,7 +53,7 @@ enum LocalText {
   }
 
   /// The title used when a file has no title tag: its name without the extension.
-  static func fileTitle(_ path: String) -> String {
+  package static func fileTitle(_ path: String) -> String {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
       return clean(name) ?? name

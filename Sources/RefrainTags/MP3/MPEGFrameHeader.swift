@@ -1,4 +1,10 @@
-import RefrainCore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One MPEG audio frame header, enough to find frames and estimate a file's duration.
 struct MPEGFrameHeader: Equatable {
@@ -143,5 +149,42 @@ enum MPEGDurationEstimator {
     }
     guard audioBytes > 0 else { return nil }
     return Double(audioBytes) * 8 / Double(header.bitrate)
+  }
+
+  /// The duration of the audio from `firstFrame` to `audioEnd` in the file open at
+  /// `descriptor`, counted frame by frame (as a decoder's scan does, without decoding): for
+  /// variable-bitrate audio without a frame count. A stretch that is not a frame is skipped
+  /// a byte at a time until frames start again. `nil` when no frame is found.
+  static func countedDuration(descriptor: Int32, firstFrame: Int, audioEnd: Int) -> Double? {
+    let chunk = 1 << 20
+    var buffer = [UInt8]()
+    var bufferStart = firstFrame
+    var offset = firstFrame
+    var samples = 0
+    var sampleRate = 0
+    while offset + 4 <= audioEnd {
+      // Keep the next frame's header and body in the buffer (at most 2881 bytes a frame).
+      if offset + 4 > bufferStart + buffer.count || offset + 2881 > bufferStart + buffer.count,
+        bufferStart + buffer.count < audioEnd
+      {
+        let count = min(chunk, audioEnd - offset)
+        buffer = [UInt8](repeating: 0, count: count)
+        let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        guard got > 0 else { break }
+        buffer.removeLast(count - got)
+        bufferStart = offset
+      }
+      let local = offset - bufferStart
+      guard local + 4 <= buffer.count else { break }
+      guard let header = MPEGFrameHeader(buffer, at: local), header.length > 4 else {
+        offset += 1
+        continue
+      }
+      if sampleRate == 0 { sampleRate = header.sampleRate }
+      if header.sampleRate == sampleRate { samples += header.samplesPerFrame }
+      offset += header.length
+    }
+    guard sampleRate > 0, samples > 0 else { return nil }
+    return Double(samples) / Double(sampleRate)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// What a file's tags say, read without decoding its audio: the text fields, the pictures
 /// and the duration its headers give.
@@ -131,8 +132,6 @@ private func bytes(_ handle: FileHandle, at offset: UInt64, count: Int) -> [UInt
 package struct FLACTagFormat: TagFormat {
   package var name: String { "FLAC" }
 
-  package func recognizes(head: [UInt8]) -> Bool { head.starts(with: Array("fLaC".utf8)) }
-
   package func lyrics(in file: URL) throws -> EmbeddedLyrics {
     try Self.read(file, maxPictureBytes: 0).lyrics
   }
@@ -189,8 +188,6 @@ package struct FLACTagFormat: TagFormat {
 /// `METADATA_BLOCK_PICTURE`), and the duration from the last page's granule position.
 package struct OggTagFormat: TagFormat {
   package var name: String { "Ogg" }
-
-  package func recognizes(head: [UInt8]) -> Bool { head.starts(with: Array("OggS".utf8)) }
 
   package func lyrics(in file: URL) throws -> EmbeddedLyrics {
     try Self.read(file, maxPictureBytes: 0).lyrics
@@ -287,12 +284,6 @@ package struct OggTagFormat: TagFormat {
 /// scan's ID3 reader), and the duration from `fmt ` and `data`.
 package struct WAVTagFormat: TagFormat {
   package var name: String { "WAV" }
-
-  package func recognizes(head: [UInt8]) -> Bool {
-    head.count >= 12
-      && (head.starts(with: Array("RIFF".utf8)) || head.starts(with: Array("RF64".utf8)))
-      && head[8..<12].elementsEqual("WAVE".utf8)
-  }
 
   package func lyrics(in file: URL) throws -> EmbeddedLyrics {
     guard let tag = try Self.read(file).id3v2Tag else { return EmbeddedLyrics() }

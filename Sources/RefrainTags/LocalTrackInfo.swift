@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// What a tag reader learned about one MP3 file.
+/// What a tag reader learned about one audio file.
 public struct LocalTrackInfo: Sendable, Hashable {
   /// The title tag, if present (the scanner falls back to the file name).
   public var title: String?
@@ -48,12 +48,12 @@ public struct LocalTrackInfo: Sendable, Hashable {
   }
 }
 
-/// Reads the tags and duration of one MP3 file.
+/// Reads the tags and duration of one audio file.
 ///
-/// The scanner calls it from several threads at once. The composition root injects one backed
-/// by the audio decoder; ``ID3TagReader`` is a pure-Swift reader that needs no decoder.
+/// The scanner calls it from several threads at once. ``AudioTagReader`` reads every format
+/// (each by its reader in ``AudioFormat/tagReader(proof:)``); ``ID3TagReader`` reads MP3.
 public protocol TagReader: Sendable {
-  /// The file's tags; throws when the file cannot be read or is not MP3 audio.
+  /// The file's tags; throws when the file cannot be read or is not audio the reader knows.
   func readTags(atPath path: String) throws -> LocalTrackInfo
 
   /// The file's tags, with the size and modification time of the file it opened when it
@@ -94,13 +94,13 @@ public struct FileStamp: Sendable, Hashable {
   }
 
   /// The size and modification time in `status` (from `stat` or `fstat`).
-  init(_ status: stat) {
+  package init(_ status: stat) {
     size = Int64(status.st_size)
     mtime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
   }
 
   /// Looks `path` up (following links); `nil` when it cannot be read.
-  static func of(path: String) -> FileStamp? {
+  package static func of(path: String) -> FileStamp? {
     var status = stat()
     return stat(path, &status) == 0 ? FileStamp(status) : nil
   }
