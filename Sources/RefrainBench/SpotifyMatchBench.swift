@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSpotify
 import RefrainTags
 
 /// `refrain-bench spotify-match`: matching imported Spotify tracks against a local library,

@@ -4,6 +4,7 @@ import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainLRCLIB
 import RefrainTags
 
 /// `refrain lyrics publish TRACK`: shares a local track's synced sidecar on LRCLIB.

@@ -4,6 +4,7 @@ import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainSpotify
 
 /// The pieces of the Spotify import that need no network: the PKCE login's secrets and
 /// answers, the keys that match recordings across catalogs, and matching in a real library.

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Where `refrain subsonic login` keeps the login: `$XDG_DATA_HOME/refrain/subsonic.json`.
 public typealias SubsonicAccountFile = PrivateJSONFile<SubsonicAccount>

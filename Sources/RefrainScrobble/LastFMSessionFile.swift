@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
 
 /// Where `refrain scrobble login lastfm` keeps the Last.fm session:

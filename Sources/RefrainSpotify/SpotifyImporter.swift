@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
 
 /// What one import brought in, as `refrain spotify import --json` prints it.

@@ -1,5 +1,7 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
+import RefrainDeezer
 
 /// The user's imported Spotify library as a catalog, offline: Home lists the imported
 /// playlists, Liked Songs and saved albums; Search looks through the imported tracks.

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
 
 /// The send loop: sends the library's queued listens to each configured service, oldest

@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCore
 import RefrainHTTP
+import RefrainScrobble
 
 /// Tells the Subsonic server what plays of its own tracks, through `scrobble.view`.
 ///

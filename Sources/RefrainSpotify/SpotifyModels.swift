@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
 
 /// The parts of Spotify's Web API objects an import reads.
@@ -148,7 +149,7 @@ enum SpotifyObjects {
 
 /// Spotify objects as Refrain's catalog values.
 enum SpotifyMapping {
-  static let provider = "spotify"
+  static let provider = LibraryStore.spotifyProvider
 
   /// A track as Refrain stores it; `album` fills in what a simplified track lacks.
   static func track(_ record: SpotifyObjects.Track, album: SpotifyObjects.Album? = nil)

@@ -1,18 +1,18 @@
 import Foundation
-import RefrainCore
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Files only the user may read (sessions and tokens), written whole or not at all.
+/// Files only the user may read (sessions, tokens, logins), written whole or not at all: the
+/// one way Refrain writes a credential.
 ///
 /// The data goes to a temporary name created with mode 0600 in a folder of mode 0700, is
 /// synced, and is renamed into place: the file is never readable by others, not even for a
 /// moment, and never half written, whenever the process is killed.
-enum PrivateFile {
+public enum PrivateFile {
   /// Writes `data` to `url`; `false` when the folder or file cannot be written.
-  static func write(_ data: Data, to url: URL) -> Bool {
+  public static func write(_ data: Data, to url: URL) -> Bool {
     let folder = url.deletingLastPathComponent()
     do {
       try FileManager.default.createDirectory(
@@ -35,6 +35,25 @@ enum PrivateFile {
   }
 }
 
+/// Refrain's data folder, where the library and the private files live:
+/// `$XDG_DATA_HOME/refrain` (an absolute `XDG_DATA_HOME`), else `~/.local/share/refrain`.
+public enum DataFolder {
+  /// The folder for `environment`.
+  public static func url(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    let base: URL
+    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      base = URL(fileURLWithPath: data, isDirectory: true)
+    } else {
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      base = URL(fileURLWithPath: home, isDirectory: true)
+        .appendingPathComponent(".local/share", isDirectory: true)
+    }
+    return base.appendingPathComponent("refrain", isDirectory: true)
+  }
+}
+
 /// A JSON value in Refrain's data folder (beside the library), kept as a ``PrivateFile``:
 /// mode 0600, written whole or not at all.
 public struct PrivateJSONFile<Value: Codable & Sendable>: Sendable {
@@ -44,10 +63,9 @@ public struct PrivateJSONFile<Value: Codable & Sendable>: Sendable {
   /// The file at `url`.
   public init(url: URL) { self.url = url }
 
-  /// The file `name` in Refrain's data folder for `environment`.
+  /// The file `name` in Refrain's data folder for `environment` (``DataFolder``).
   public init(named name: String, environment: [String: String]) {
-    url = LibraryStore.defaultFileURL(environment: environment).deletingLastPathComponent()
-      .appendingPathComponent(name)
+    url = DataFolder.url(environment: environment).appendingPathComponent(name)
   }
 
   /// The stored value, or `nil` when there is none or it cannot be read.

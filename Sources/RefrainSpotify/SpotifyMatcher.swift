@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
 
 /// Finds something playable for each imported track.

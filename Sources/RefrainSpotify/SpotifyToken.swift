@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCatalog
 import RefrainCore
 
 /// The user's Spotify login: tokens, when the access token expires, and who it is.
