@@ -67,7 +67,8 @@ final class AudioFormatTableTests: XCTestCase {
       XCTAssertFalse(format.row.extensions.isEmpty, "\(format) has no extension")
       for name in format.row.extensions {
         XCTAssertEqual(name, name.lowercased(), "\(format): extensions are lower case")
-        XCTAssertNil(seen[name], "\(name) is both \(seen[name].map { "\($0)" } ?? "") and \(format)")
+        XCTAssertNil(
+          seen[name], "\(name) is both \(seen[name].map { "\($0)" } ?? "") and \(format)")
         seen[name] = format
       }
     }
@@ -92,10 +93,12 @@ final class AudioFormatTableTests: XCTestCase {
       encoding: .utf8)
     let buildLine = try XCTUnwrap(
       script.range(of: #"build_pkgs=\([^)]*\)"#, options: .regularExpression).map { script[$0] })
-    let packages = Set(buildLine.dropFirst("build_pkgs=(".count).dropLast().split { " \n".contains($0) })
+    let packages = Set(
+      buildLine.dropFirst("build_pkgs=(".count).dropLast().split { " \n".contains($0) })
     for format in AudioFormat.allCases {
       guard let package = format.row.debianPackage else { continue }
-      XCTAssertTrue(packages.contains(Substring(package)), "install-deps lacks \(package) (\(format))")
+      XCTAssertTrue(
+        packages.contains(Substring(package)), "install-deps lacks \(package) (\(format))")
     }
   }
 }

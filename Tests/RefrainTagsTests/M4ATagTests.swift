@@ -67,7 +67,8 @@ final class M4ATagTests: XCTestCase {
     XCTAssertEqual(
       try AudioTagReader().readTags(atPath: path).unplayable?.reason, .unsupportedFormat("ALAC"),
       "indexed, and said not to play")
-    XCTAssertThrowsError(try AudioTagReader(proof: AudioDecoders.proof).readTags(atPath: path)) { error in
+    XCTAssertThrowsError(try AudioTagReader(proof: AudioDecoders.proof).readTags(atPath: path)) {
+      error in
       XCTAssertTrue("\(error)".contains("ALAC audio, which Refrain cannot decode yet"), "\(error)")
       XCTAssertEqual((error as? TagReadError)?.kind, .unsupportedFormat("ALAC"))
     }

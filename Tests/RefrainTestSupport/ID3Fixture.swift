@@ -1,7 +1,9 @@
 /// The bytes of ID3v2 tags and MPEG frames, for the tests of the tag readers and the scan.
 public enum ID3Fixture {
   /// An ID3v2 text frame (v2.3 or v2.4 layout) with the given encoding byte and payload.
-  public static func frame(_ id: String, _ payload: [UInt8], version: UInt8, flags: [UInt8] = [0, 0])
+  public static func frame(
+    _ id: String, _ payload: [UInt8], version: UInt8, flags: [UInt8] = [0, 0]
+  )
     -> [UInt8]
   {
     let size = payload.count

@@ -73,7 +73,9 @@ extension LibraryStore {
 
   /// The lists of the import in progress, with the next page of each (`nil` once complete)
   /// and whether it was applied.
-  package func spotifyImportLists() throws -> [(list: String, next: String?, done: Bool, json: String?)] {
+  package func spotifyImportLists() throws -> [(
+    list: String, next: String?, done: Bool, json: String?
+  )] {
     try read { db in
       try Row.fetchAll(
         db, sql: "SELECT list, next_url, done, json FROM spotify_import_lists ORDER BY rowid"
@@ -82,7 +84,8 @@ extension LibraryStore {
   }
 
   /// Adds lists to the import in progress (ones already there are left as they are).
-  package func addSpotifyImportLists(_ lists: [(list: String, first: String, json: String?)]) throws {
+  package func addSpotifyImportLists(_ lists: [(list: String, first: String, json: String?)]) throws
+  {
     try write { db in
       for entry in lists {
         try db.execute(
@@ -139,7 +142,9 @@ extension LibraryStore {
 
   /// Writes a staged playlist as a Refrain playlist: the one it became before (renamed if
   /// needed) or a new one, its entries replaced by the staged tracks in order.
-  package func applySpotifyPlaylist(spotifyID: String, name: String, snapshot: String?, position: Int)
+  package func applySpotifyPlaylist(
+    spotifyID: String, name: String, snapshot: String?, position: Int
+  )
     throws
   {
     let list = "playlist:" + spotifyID

@@ -94,7 +94,7 @@ public enum AudioFormat: String, CaseIterable, Sendable, CustomStringConvertible
     case .adts:
       // The sync word with layer 0, which no MP3 frame has.
       return Row(
-        name: "AAC", extensions: ["aac"], mimeType: "audio/aac", sharedInRooms: true,
+        name: "ADTS AAC", extensions: ["aac"], mimeType: "audio/aac", sharedInRooms: true,
         debianPackage: nil,
         signature: { $0.count >= 2 && $0[0] == 0xFF && $0[1] & 0xF6 == 0xF0 })
     case .mp3:

@@ -169,7 +169,9 @@ enum MPEGDurationEstimator {
       {
         let count = min(chunk, audioEnd - offset)
         buffer = [UInt8](repeating: 0, count: count)
-        let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        let got = buffer.withUnsafeMutableBytes {
+          pread(descriptor, $0.baseAddress, count, off_t(offset))
+        }
         guard got > 0 else { break }
         buffer.removeLast(count - got)
         bufferStart = offset
