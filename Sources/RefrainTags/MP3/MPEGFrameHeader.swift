@@ -164,9 +164,7 @@ enum MPEGDurationEstimator {
     var sampleRate = 0
     while offset + 4 <= audioEnd {
       // Keep the next frame's header and body in the buffer (at most 2881 bytes a frame).
-      if offset + 4 > bufferStart + buffer.count || offset + 2881 > bufferStart + buffer.count,
-        bufferStart + buffer.count < audioEnd
-      {
+      if offset + 2881 > bufferStart + buffer.count, bufferStart + buffer.count < audioEnd {
         let count = min(chunk, audioEnd - offset)
         buffer = [UInt8](repeating: 0, count: count)
         let got = buffer.withUnsafeMutableBytes {
