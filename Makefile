@@ -2,7 +2,7 @@
 SWIFT ?= swift
 FIXTURES := Tests/Fixtures/generated
 
-.PHONY: run build release rooms install test unit e2e fixtures bench order-file fuzz format clean
+.PHONY: run build release rooms install imports test unit e2e fixtures bench order-file fuzz format clean
 
 # The player alone: the listening-room binary (refrain-room, Hummingbird and SwiftNIO) is
 # `make rooms`, so a fresh clone reaches the first screen without building it.
@@ -61,13 +61,18 @@ fixtures:
 	scripts/make-test-fixtures $(FIXTURES)
 	python3 Tests/EndToEnd/subsonic_harness.py --install
 
-# The whole suite: Swift unit tests, then the end-to-end tests (scripts/e2e), each part
+# Package.swift declares what each Swift target imports, and nothing more (the module graph
+# docs/architecture.md draws); scripts/check-imports names any import or dependency that is not.
+imports:
+	@SWIFT=$(SWIFT) scripts/check-imports
+
+# The whole suite (after the module check, before anything is built): Swift unit tests, then the end-to-end tests (scripts/e2e), each part
 # against private PulseAudio servers (stopped again even when a test fails). The unit tests
 # run on a fresh-boot clock (a time namespace whose monotonic clock reads about 30 s, as
 # root), so code that reads a clock before a test injects its own fails here as on a new CI
 # machine. scripts/e2e runs the tests that measure time one at a time, then the rest over
 # three workers. The release build is checked too (Tests/EndToEnd/test_release.py).
-test: fixtures release
+test: imports fixtures release
 	$(SWIFT) build --build-tests
 	scripts/with-test-pulse scripts/on-fresh-boot-clock $(SWIFT) test --skip-build
 	scripts/e2e

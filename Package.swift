@@ -29,6 +29,10 @@ let package = Package(
     // Listening rooms only (refrain-room): the server, and a member's WebSocket client.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+    // Already there under Hummingbird; named because RefrainRoom imports their modules.
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
   ],
   targets: [
     // C libraries, each behind a thin system-library wrapper.
@@ -79,52 +83,71 @@ let package = Package(
     .target(
       name: "RefrainAudio",
       dependencies: [
-        "RefrainCore", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC", "CVorbisFile",
-        "COpusFile", "CFAAD", "CEBUR128",
+        "RefrainCore", "RefrainTags", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC",
+        "CVorbisFile", "COpusFile", "CFAAD", "CEBUR128",
       ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,
     // retries, rate limits, the response cache and the digests services sign with.
-    .target(name: "RefrainHTTP", dependencies: ["RefrainCore", "CCurlLoader", "CGcrypt"]),
+    .target(name: "RefrainHTTP", dependencies: ["CCurlLoader", "CGcrypt"]),
+    // The demo and local catalogs, the local scan, and the library store (GRDB, SQLite).
     .target(
       name: "RefrainCatalog",
       dependencies: [
-        "RefrainCore", "RefrainHTTP", "CCurlLoader", "CGcrypt",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "RefrainTags", .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's C API, for the scan's inner loop (LocalLibrary/BoundStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
+    // Online services, one module each over RefrainHTTP: previews and search (Deezer), a
+    // Subsonic server, lyrics (LRCLIB), scrobbling (ListenBrainz, Last.fm), Spotify import.
+    .target(name: "RefrainDeezer", dependencies: ["RefrainCore", "RefrainHTTP"]),
+    .target(name: "RefrainLRCLIB", dependencies: ["RefrainCore", "RefrainHTTP", "CGcrypt"]),
+    .target(
+      name: "RefrainScrobble", dependencies: ["RefrainCore", "RefrainHTTP", "RefrainCatalog"]),
+    .target(
+      name: "RefrainSubsonic",
+      dependencies: ["RefrainCore", "RefrainHTTP", "RefrainScrobble"]),
+    .target(
+      name: "RefrainSpotify",
+      dependencies: ["RefrainCore", "RefrainHTTP", "RefrainCatalog", "RefrainDeezer"]),
     // Cover art: decoding, scaling, half blocks, graphics protocols, cover sources. No UI.
-    .target(name: "RefrainArt", dependencies: ["RefrainCore", "CImageShims"]),
+    .target(name: "RefrainArt", dependencies: ["RefrainCore", "RefrainTags", "CImageShims"]),
     .target(
       name: "RefrainTUI",
       dependencies: ["RefrainCore", "RefrainSession", "RefrainArt", "CNcursesw", "CTUIShims"]),
     // The desktop front ends of the session: MPRIS 2 on the session bus.
     .target(
       name: "RefrainDesktop", dependencies: ["RefrainCore", "RefrainSession", "CMPRISLoader"]),
-    // Tags for the scan and the room server: the fast ID3 reader, then the decoder.
-    .target(name: "RefrainTags", dependencies: ["RefrainAudio", "RefrainCatalog"]),
+    // Every tag reader (ID3, Vorbis comments, RIFF INFO, MP4 atoms), embedded lyrics, covers
+    // and ReplayGain: pure Swift over RefrainCore, so the room server links no decoder.
+    .target(name: "RefrainTags", dependencies: ["RefrainCore"]),
     // Listening rooms: the server (Hummingbird) and a member's link (its WebSocket client).
     .target(
       name: "RefrainRoom",
       dependencies: [
-        "RefrainCore", .product(name: "GRDB", package: "GRDB.swift"),
+        "RefrainCore", "RefrainTags", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]),
     .executableTarget(
       name: "refrain-room",
       dependencies: [
-        "RefrainRoom", "RefrainCore", "RefrainCatalog", "RefrainTags",
+        "RefrainRoom", "RefrainCore", "RefrainTags",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/RefrainRoomTool", linkerSettings: curlLoaderExports),
     .target(
       name: "RefrainConfig",
       dependencies: [
-        "RefrainCore", .product(name: "TOMLKit", package: "TOMLKit"),
+        "RefrainCore", "RefrainTags", .product(name: "TOMLKit", package: "TOMLKit"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -133,6 +156,7 @@ let package = Package(
       dependencies: [
         "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
         "RefrainConfig", "RefrainArt", "RefrainDesktop", "RefrainTags", "RefrainHTTP",
+        "RefrainDeezer", "RefrainSubsonic", "RefrainLRCLIB", "RefrainScrobble", "RefrainSpotify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ],
@@ -145,6 +169,7 @@ let package = Package(
       name: "refrain-bench",
       dependencies: [
         "RefrainCore", "RefrainAudio", "RefrainCatalog", "RefrainArt", "RefrainHTTP",
+        "RefrainSubsonic", "RefrainSpotify", "RefrainTags",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/RefrainBench",
@@ -154,14 +179,17 @@ let package = Package(
     // The fake player the presenter and the full-screen player's tests share.
     .target(
       name: "RefrainTestSupport", dependencies: ["RefrainCore"], path: "Tests/RefrainTestSupport"),
-    .testTarget(name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTestSupport"]),
+    .testTarget(
+      name: "RefrainCoreTests", dependencies: ["RefrainCore", "RefrainTags", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainAudioTests",
-      dependencies: ["RefrainAudio", "RefrainCore", "RefrainTestSupport"]),
+      dependencies: ["RefrainAudio", "RefrainCore", "RefrainTags", "RefrainTestSupport"]),
     .testTarget(
       name: "RefrainCatalogTests",
       dependencies: [
-        "RefrainCatalog", "RefrainHTTP", "RefrainCore", "RefrainTestSupport", "CCurlLoader",
+        "RefrainCatalog", "RefrainTags", "RefrainHTTP", "RefrainCore", "RefrainTestSupport",
+        "RefrainDeezer", "RefrainSubsonic", "RefrainLRCLIB", "RefrainScrobble", "RefrainSpotify",
+        "CCurlLoader", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // RefrainCatalog: the tests that run on a real SQLite library file.
     .testTarget(
@@ -185,7 +213,10 @@ let package = Package(
         "RefrainTags", "RefrainAudio", "RefrainCatalog", "RefrainCore", "RefrainTestSupport",
       ]),
     .testTarget(
-      name: "RefrainConfigTests", dependencies: ["RefrainConfig", "RefrainCore"]),
+      name: "RefrainConfigTests",
+      dependencies: [
+        "RefrainConfig", "RefrainCore", .product(name: "Logging", package: "swift-log"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

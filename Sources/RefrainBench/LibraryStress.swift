@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainTags
 
 /// `refrain-bench library-stress`: exercises the library store for tests and benchmarks.
 ///

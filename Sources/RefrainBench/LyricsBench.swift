@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainTags
 
 /// `refrain-bench lyric-search` and `refrain-bench romanize`: the lyrics features' costs on
 /// seeded synthetic data.

@@ -1,6 +1,8 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSpotify
+import RefrainTags
 
 /// `refrain-bench spotify-match`: matching imported Spotify tracks against a local library,
 /// both synthetic and seeded, in a library file of its own.

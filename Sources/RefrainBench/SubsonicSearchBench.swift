@@ -2,6 +2,7 @@ import Foundation
 import RefrainCatalog
 import RefrainCore
 import RefrainHTTP
+import RefrainSubsonic
 
 /// `refrain-bench subsonic-search`: the Subsonic provider's track search (`search3`), timed
 /// in-process with the stored login (`subsonic.json`), so no process start-up is counted.

@@ -15,6 +15,7 @@ import Foundation
 import RefrainArt
 import RefrainAudio
 import RefrainCore
+import RefrainSubsonic
 
 // MARK: - Timing and allocation counters
 

@@ -1,6 +1,5 @@
 import Foundation
-import RefrainAudio
-import RefrainCatalog
+import RefrainCore
 
 #if canImport(Glibc)
   import Glibc
@@ -8,30 +7,30 @@ import RefrainCatalog
   import Darwin
 #endif
 
-/// Reads a file's tags for `refrain scan`, the room server, a track queued by its path, MPRIS
-/// and the scrobbler: with the reader of the file's format, chosen from its first bytes as
-/// its decoder is (``AudioDecoders/formatName(ofHead:)``), never from its name.
+/// Decodes the file at a path to prove that it plays, and gives its exact duration (`nil`
+/// when the decoder knows none). Throws a ``TagReadError`` that says why the scan skips it.
 ///
-/// MP3 (``MP3TagReader``), M4A (``MP4TagReader``), FLAC, Ogg and WAV (``CommentTagReader``)
-/// have one reader each in ``readers``. A file in a format without one gets the decoders'
-/// error that names the format, and every error carries the reason a scan reports it under.
+/// RefrainTags links no decoder: the composition root passes RefrainAudio's
+/// (`AudioDecoders.proof`) for `refrain scan --exact`.
+public typealias DecoderProof = @Sendable (_ path: String) throws -> Double?
+
+/// Reads a file's tags for `refrain scan`, the room server, a track queued by its path, MPRIS
+/// and the scrobbler: with the reader of the file's format, chosen from its first bytes by
+/// RefrainCore's ``AudioFormat`` table (as its decoder is), never from its name.
+///
+/// Each format's reader is its case in ``AudioFormat/tagReader(proof:)``. A file in a format
+/// without one gets the decoders' sentence that names the format, and every error carries
+/// the reason a scan reports it under.
 public struct AudioTagReader: TagReader {
-  /// Whether every file is proved by its decoder, which also gives the exact duration.
-  public var exact: Bool
+  /// The decoder that proves each MP3 and M4A file and gives its exact duration; `nil`
+  /// reads headers only.
+  public var proof: DecoderProof?
 
-  /// Creates a reader; `exact` sends every file through its decoder.
-  public init(exact: Bool = false) { self.exact = exact }
+  /// Whether every file is proved by its decoder.
+  public var exact: Bool { proof != nil }
 
-  /// The tag reader of each format, by the decoders' format name.
-  var readers: [String: any TagReader] {
-    [
-      "MP3": MP3TagReader(exact: exact),
-      "M4A": MP4TagReader(exact: exact),
-      "FLAC": CommentTagReader(kind: .flac),
-      "Ogg": CommentTagReader(kind: .ogg),
-      "WAV": CommentTagReader(kind: .wav),
-    ]
-  }
+  /// Creates a reader; with `proof`, every MP3 and M4A file goes through its decoder.
+  public init(proof: DecoderProof? = nil) { self.proof = proof }
 
   public func readTags(atPath path: String) throws -> LocalTrackInfo {
     try readStampedTags(atPath: path).0
@@ -55,28 +54,25 @@ public struct AudioTagReader: TagReader {
     let count = pread(descriptor, &head, head.count, 0)
     guard count >= 0 else { throw Self.unreadable(path, errno: errno) }
     guard count > 0 else {
-      throw TagReadError(AudioError.emptyFile(path: path).description, kind: .empty)
+      throw TagReadError(AudioFileMessage.empty(path: path), kind: .empty)
     }
     head = Array(head.prefix(count))
-    let format = AudioDecoders.formatName(ofHead: head)
-    let reader = readers[format]
-    if let unsupported = reader == nil ? format : Self.otherFormat(head) {
-      throw TagReadError(
-        AudioError.unsupportedCodec(name: path, codec: unsupported).description,
-        kind: .unsupportedFormat(unsupported))
-    }
     // A file no format claims is tried as MP3 (frames may follow junk): if none are found,
     // it is not audio rather than damaged.
-    let claimed = format != MP3Decoder.formatName || MP3Decoder.recognizes(head)
+    let format = AudioFormat.detect(head: head)
+    let name = (format ?? .mp3).row.name
+    guard let reader = (format ?? .mp3).tagReader(proof: proof) else {
+      throw TagReadError(
+        AudioFileMessage.unsupportedCodec(name: path, codec: name), kind: .unsupportedFormat(name))
+    }
     do {
-      return try (reader ?? MP3TagReader(exact: exact))
-        .readStampedTags(atPath: path, descriptor: descriptor)
+      return try reader.readStampedTags(atPath: path, descriptor: descriptor)
     } catch let error as TagReadError {
       switch error.kind {
       case .unreadable, .unsupportedFormat, .empty: throw error
       default: break
       }
-      guard claimed else {
+      guard format != nil else {
         throw TagReadError(
           "\(path) is not audio: no format Refrain plays starts it, and it holds no MP3 frames",
           kind: .notAudio)
@@ -84,7 +80,7 @@ public struct AudioTagReader: TagReader {
       let message =
         error.reason.contains(path)
         ? error.reason
-        : AudioError.notPlayable(name: path, format: format, detail: error.reason).description
+        : AudioFileMessage.notPlayable(name: path, format: name, detail: error.reason)
       throw TagReadError(message, kind: .damaged)
     }
   }
@@ -93,34 +89,57 @@ public struct AudioTagReader: TagReader {
   private static func unreadable(_ path: String, errno code: Int32) -> TagReadError {
     let system = String(cString: strerror(code))
     return TagReadError(
-      AudioError.fileNotReadable(path: path, reason: system).description,
+      AudioFileMessage.notReadable(path: path, reason: system),
       kind: .unreadable(systemMessage: system))
   }
 
-  /// The name of an audio format that `head` starts and that neither Refrain's decoders nor
-  /// their list of refused formats (DSD, WMA, Monkey's Audio, WavPack) name: AIFF,
-  /// Musepack, TTA and TAK.
-  static func otherFormat(_ head: [UInt8]) -> String? {
-    func at(_ offset: Int, _ text: String) -> Bool {
-      head.count >= offset + text.utf8.count
-        && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
+  /// The duration `proof` gives for the file at `path`; any error it throws that is not a
+  /// ``TagReadError`` is reported as damage.
+  static func proved(_ path: String, by proof: DecoderProof) throws -> Double? {
+    do {
+      return try proof(path)
+    } catch let error as TagReadError {
+      throw error
+    } catch {
+      throw TagReadError("\(error)", kind: .damaged)
     }
-    if at(0, "FORM"), at(8, "AIFF") || at(8, "AIFC") { return "AIFF" }
-    if at(0, "MPCK") || at(0, "MP+") { return "Musepack" }
-    if at(0, "TTA1") { return "TTA" }
-    if at(0, "tBaK") { return "TAK" }
-    return nil
   }
 }
 
-/// The tags of an MP3 file: the fast pure-Swift ID3 reader first, the decoder when needed.
-///
-/// ``ID3TagReader`` reads only the tag and the first frames. When it cannot find the audio,
-/// or the file is variable-bitrate without a frame count (so only a full scan gives the
-/// length), `MP3Decoder` opens and scans the file; its tags fill any gap. With `exact`, every
-/// file goes through the decoder, which also proves each file decodes.
+extension AudioFormat {
+  /// The tag reader of this format, or `nil` for a format Refrain only names (DSD, WMA, …).
+  ///
+  /// An exhaustive switch: a new row in the table does not compile until it is placed here.
+  public func tagReader(proof: DecoderProof? = nil) -> (any TagReader)? {
+    switch self {
+    case .mp3: return MP3TagReader(proof: proof)
+    case .m4a: return MP4TagReader(proof: proof)
+    case .flac: return CommentTagReader(kind: .flac)
+    case .oggVorbis, .opus: return CommentTagReader(kind: .ogg)
+    case .wav: return CommentTagReader(kind: .wav)
+    case .dsd, .wma, .monkeysAudio, .wavPack, .aiff, .musepack, .tta, .tak, .adts: return nil
+    }
+  }
+
+  /// Where this format keeps its embedded lyrics, cover and ReplayGain, or `nil` for a
+  /// format Refrain only names. An exhaustive switch, as ``tagReader(proof:)`` is.
+  package var tagFormat: (any TagFormat)? {
+    switch self {
+    case .mp3: return ID3v2Format()
+    case .m4a: return MP4TagFormat()
+    case .flac: return FLACTagFormat()
+    case .oggVorbis, .opus: return OggTagFormat()
+    case .wav: return WAVTagFormat()
+    case .dsd, .wma, .monkeysAudio, .wavPack, .aiff, .musepack, .tta, .tak, .adts: return nil
+    }
+  }
+}
+
+/// The tags of an MP3 file, from ``ID3TagReader`` (the tag, and a duration from the frame
+/// headers); with a ``DecoderProof``, the decoder also proves the file and gives the exact
+/// duration.
 struct MP3TagReader: TagReader {
-  var exact: Bool
+  var proof: DecoderProof?
 
   func readTags(atPath path: String) throws -> LocalTrackInfo {
     try readStampedTags(atPath: path).0
@@ -129,32 +148,10 @@ struct MP3TagReader: TagReader {
   func readStampedTags(atPath path: String, descriptor: Int32) throws
     -> (LocalTrackInfo, FileStamp?)
   {
-    let reader = ID3TagReader()
-    let (fast, stamp) =
-      (try? reader.readStampedTags(atPath: path, descriptor: descriptor)) ?? (nil, nil)
-    return try complete(fast, stamp, path: path)
-  }
-
-  /// The ID3 reader's result, with the decoder's duration (and tags it lacks) when it has
-  /// no duration or `exact` asks for it.
-  private func complete(_ fast: LocalTrackInfo?, _ stamp: FileStamp?, path: String) throws
-    -> (LocalTrackInfo, FileStamp?)
-  {
-    if !exact, let fast, fast.duration != nil { return (fast, stamp) }
-    let decoder: MP3Decoder
-    do {
-      decoder = try MP3Decoder(path: path)
-    } catch {
-      throw TagReadError("\(error)")
+    var (info, stamp) = try ID3TagReader().readStampedTags(atPath: path, descriptor: descriptor)
+    if let proof {
+      info.duration = try AudioTagReader.proved(path, by: proof) ?? info.duration
     }
-    let tags = decoder.tags
-    var info = fast ?? LocalTrackInfo()
-    info.title = info.title ?? tags.title
-    info.artist = info.artist ?? tags.artist
-    info.album = info.album ?? tags.album
-    info.trackNumber = info.trackNumber ?? tags.trackNumber
-    info.year = info.year ?? tags.year
-    info.duration = decoder.duration ?? info.duration
     return (info, stamp)
   }
 }

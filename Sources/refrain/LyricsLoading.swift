@@ -2,6 +2,8 @@ import Foundation
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainLRCLIB
+import RefrainSubsonic
 
 /// Builds the lyrics lookup Refrain uses: the catalog's own file, for a Subsonic server's
 /// track the synced lyrics cached for it (the user's own timing) and then the server's,

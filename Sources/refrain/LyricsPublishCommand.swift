@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainLRCLIB
 import RefrainTags
 
 /// `refrain lyrics publish TRACK`: shares a local track's synced sidecar on LRCLIB.
@@ -71,7 +73,7 @@ struct LyricsPublishCommand: ParsableCommand {
     }
     let info: LocalTrackInfo
     do {
-      info = try AudioTagReader(exact: true).readTags(atPath: file.location.path)
+      info = try AudioTagReader(proof: AudioDecoders.proof).readTags(atPath: file.location.path)
     } catch {
       throw .init("cannot read \(file.location.path): \(error)")
     }

@@ -4,6 +4,9 @@ import Foundation
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainDeezer
+import RefrainSpotify
+import RefrainSubsonic
 
 /// `--provider demo|local|deezer|spotify|subsonic` and `--output pulse|null` read as the configuration's
 /// own choices, so the command line and config.toml name them alike.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RefrainSubsonic
 
 /// The `refrain` command: the player, and its headless subcommands.
 @main

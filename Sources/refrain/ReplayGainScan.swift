@@ -2,6 +2,7 @@ import Foundation
 import RefrainAudio
 import RefrainCatalog
 import RefrainCore
+import RefrainTags
 
 /// `refrain scan DIR --replaygain`: measures the loudness of indexed files that carry no
 /// ReplayGain tags, with libebur128, into the library. The music files are only read.

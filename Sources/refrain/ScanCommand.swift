@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RefrainAudio
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
@@ -45,7 +46,7 @@ struct ScanCommand: ParsableCommand {
     // Folders known now are walked while the library opens; a new library file has nothing
     // to compare, so its walk skips the size and time of every file and reads their tags.
     let libraryFile = LibraryStore.defaultFileURL()
-    let tagReader = AudioTagReader(exact: exact)
+    let tagReader = AudioTagReader(proof: exact ? AudioDecoders.proof : nil)
     // A first scan builds the library under another name and moves it into place at the end.
     let building = !targets.isEmpty && !FileManager.default.fileExists(atPath: libraryFile.path)
     let early =

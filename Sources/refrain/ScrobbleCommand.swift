@@ -3,6 +3,7 @@ import Foundation
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainScrobble
 
 /// `refrain scrobble`: the offline queue of listens and the services' logins.
 struct ScrobbleCommand: ParsableCommand {

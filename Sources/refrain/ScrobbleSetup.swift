@@ -3,7 +3,9 @@ import Logging
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainScrobble
 import RefrainSession
+import RefrainSubsonic
 import RefrainTags
 
 /// The scrobbling of one run, built from the configuration: which services are on, their

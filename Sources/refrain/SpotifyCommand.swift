@@ -3,7 +3,10 @@ import Foundation
 import RefrainCatalog
 import RefrainConfig
 import RefrainCore
+import RefrainDeezer
 import RefrainHTTP
+import RefrainSpotify
+import RefrainSubsonic
 
 /// `refrain spotify`: log in to Spotify and bring the user's library into Refrain's.
 struct SpotifyCommand: ParsableCommand {

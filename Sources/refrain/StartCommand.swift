@@ -6,6 +6,7 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 import RefrainDesktop
+import RefrainLRCLIB
 import RefrainSession
 import RefrainTUI
 

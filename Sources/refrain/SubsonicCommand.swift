@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainSubsonic
 
 #if canImport(Glibc)
   import Glibc

@@ -17,7 +17,7 @@ final class FormatChangeFadeTests: XCTestCase {
   }
 
   func testAFadeInRisesFromSilenceOverFiveMillisecondsAndLeavesTheRestAlone() {
-    let format = AudioFormat(sampleRate: 48_000, channels: 2)
+    let format = PCMFormat(sampleRate: 48_000, channels: 2)
     var bytes = constant(20_000, frames: 1_000)
     PlayerEngine.fade(&bytes, format: format, fadingIn: true)
     let left = stride(from: 0, to: 2_000, by: 2).map { samples(bytes)[$0] }
@@ -33,7 +33,7 @@ final class FormatChangeFadeTests: XCTestCase {
   }
 
   func testAFadeOutEndsInSilence() {
-    let format = AudioFormat(sampleRate: 44_100, channels: 2)
+    let format = PCMFormat(sampleRate: 44_100, channels: 2)
     var bytes = constant(-20_000, frames: 220)
     PlayerEngine.fade(&bytes, format: format, fadingIn: false)
     let values = samples(bytes)

@@ -52,7 +52,7 @@ final class M4ADecoderTests: XCTestCase {
 
   func testStepsDecodeToExactlyTheSourceLengthAfterTheEditList() throws {
     let decoder = try M4ADecoder(path: M4AFixtures.path("steps.m4a"))
-    XCTAssertEqual(decoder.format, AudioFormat(sampleRate: 44_100, channels: 2))
+    XCTAssertEqual(decoder.format, PCMFormat(sampleRate: 44_100, channels: 2))
     XCTAssertEqual(try XCTUnwrap(decoder.duration), 10, accuracy: 0.001)
     // ffmpeg's encoder delay, and the padding to whole 1024-sample frames.
     XCTAssertEqual(decoder.gaplessTrim.start, 1024)

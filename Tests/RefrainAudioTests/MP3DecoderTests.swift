@@ -44,7 +44,7 @@ final class MP3DecoderTests: XCTestCase {
 
   func testCBRFileHasExactDurationAndStereoFormat() throws {
     let decoder = try MP3Decoder(path: Fixtures.path("cbr.mp3"))
-    XCTAssertEqual(decoder.format, AudioFormat(sampleRate: 44_100, channels: 2))
+    XCTAssertEqual(decoder.format, PCMFormat(sampleRate: 44_100, channels: 2))
     XCTAssertEqual(try XCTUnwrap(decoder.duration), 30, accuracy: 0.03)
     XCTAssertEqual(Double(try decodeAll(decoder)) / 44_100, 30, accuracy: 0.03)
   }
@@ -56,7 +56,7 @@ final class MP3DecoderTests: XCTestCase {
 
   func testMonoMPEG2IsDecodedAsStereoAtItsOwnRate() throws {
     let decoder = try MP3Decoder(path: Fixtures.path("mono22k.mp3"))
-    XCTAssertEqual(decoder.format, AudioFormat(sampleRate: 22_050, channels: 2))
+    XCTAssertEqual(decoder.format, PCMFormat(sampleRate: 22_050, channels: 2))
     XCTAssertEqual(try XCTUnwrap(decoder.duration), 5, accuracy: 0.06)
     let sixteen = try MP3Decoder(path: Fixtures.path("mpeg2-16k.mp3"))
     XCTAssertEqual(sixteen.format.sampleRate, 16_000)
@@ -78,33 +78,6 @@ final class MP3DecoderTests: XCTestCase {
     let decoder = try MP3Decoder(path: Fixtures.path("vbr-noxing.mp3"))
     try decoder.seek(to: 20.2)
     XCTAssertEqual(try dominantFrequency(decoder), 300 + 50 * 20, accuracy: 15)
-  }
-
-  // MARK: - Tags
-
-  func testID3v23TagsWithKoreanText() throws {
-    try assertKoreanTags(in: "tags-v23.mp3")
-  }
-
-  func testID3v24TagsWithKoreanText() throws {
-    try assertKoreanTags(in: "tags-v24.mp3")
-  }
-
-  private func assertKoreanTags(in name: String) throws {
-    let tags = try MP3Decoder(path: Fixtures.path(name)).tags
-    XCTAssertEqual(tags.title, "비 오는 날")
-    XCTAssertEqual(tags.artist, "리프레인")
-    XCTAssertEqual(tags.album, "첫 앨범")
-    XCTAssertEqual(tags.trackNumber, 3)
-    XCTAssertEqual(tags.year, 2024)
-    XCTAssertEqual(tags.lyrics, "[00:01.00]첫 줄\n[00:02.50]둘째 줄")
-    XCTAssertEqual(tags.pictureMIMEType, "image/png")
-    XCTAssertEqual(tags.picture?.count, 268)
-    XCTAssertEqual(tags.picture?.prefix(4), Data([0x89, 0x50, 0x4E, 0x47]))
-  }
-
-  func testFileWithoutTagsHasEmptyTags() throws {
-    XCTAssertNil(try MP3Decoder(path: Fixtures.path("tone440.mp3")).tags.title)
   }
 
   // MARK: - Bad input

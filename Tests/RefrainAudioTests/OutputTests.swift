@@ -9,7 +9,7 @@ final class OutputTests: XCTestCase {
 
   func testNullOutputConsumesAtRealTimePace() throws {
     let output = NullOutput(bufferTarget: 0.05)
-    let format = AudioFormat(sampleRate: 8_000, channels: 2)
+    let format = PCMFormat(sampleRate: 8_000, channels: 2)
     try output.open(format)
     let chunk = [UInt8](repeating: 0, count: 800 * format.bytesPerFrame)  // 0.1 s
     let started = MonotonicClock.now
@@ -23,7 +23,7 @@ final class OutputTests: XCTestCase {
 
   func testNullOutputDropForgetsBufferedAudio() throws {
     let output = NullOutput()
-    try output.open(AudioFormat(sampleRate: 8_000, channels: 1))
+    try output.open(PCMFormat(sampleRate: 8_000, channels: 1))
     let chunk = [UInt8](repeating: 0, count: 1_600)
     try chunk.withUnsafeBytes { try output.write($0) }
     XCTAssertGreaterThan(output.latency, 0)
@@ -38,7 +38,7 @@ final class OutputTests: XCTestCase {
       .appendingPathComponent("refrain-wav-\(UUID().uuidString).wav").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let output = WavOutput(path: path)
-    try output.open(AudioFormat(sampleRate: 22_050, channels: 2))
+    try output.open(PCMFormat(sampleRate: 22_050, channels: 2))
     let pcm = [UInt8](repeating: 7, count: 4_000)
     try pcm.withUnsafeBytes { try output.write($0) }
     output.close()
@@ -54,7 +54,7 @@ final class OutputTests: XCTestCase {
 
   func testWavOutputReportsAnUnwritablePath() {
     let output = WavOutput(path: "/nonexistent-folder/refrain.wav")
-    XCTAssertThrowsError(try output.open(AudioFormat(sampleRate: 44_100, channels: 2))) { error in
+    XCTAssertThrowsError(try output.open(PCMFormat(sampleRate: 44_100, channels: 2))) { error in
       XCTAssertTrue("\(error)".contains("/nonexistent-folder/refrain.wav"))
     }
   }

@@ -21,7 +21,7 @@ private final class CountingOutput: AudioOutput, @unchecked Sendable {
   }
   var closesWhenIdle: Bool { true }
 
-  func open(_ format: AudioFormat) throws {
+  func open(_ format: PCMFormat) throws {
     try lock.withLock {
       guard state.serverUp else { throw AudioError.noAudioServer(detail: "test server down") }
       if !state.isOpen { state.opens += 1 }

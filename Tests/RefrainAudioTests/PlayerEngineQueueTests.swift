@@ -20,7 +20,7 @@ private final class QueueOutput: AudioOutput, @unchecked Sendable {
   var deepest: Double { lock.withLock { counts.deepest } }
   var bufferAhead: Double? { 1.0 }
 
-  func open(_ format: AudioFormat) throws { try inner.open(format) }
+  func open(_ format: PCMFormat) throws { try inner.open(format) }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws {
     try inner.write(bytes)

@@ -7,7 +7,7 @@ import XCTest
 /// A decoder that plays silence from a position, and says where it was asked to seek.
 private final class SilentDecoder: AudioDecoder {
   let name: String
-  let format = AudioFormat(sampleRate: 48_000, channels: 2)
+  let format = PCMFormat(sampleRate: 48_000, channels: 2)
   let duration: Double?
   var gaplessTrim: (start: Int, end: Int) { (312, 0) }
   var isAtEnd = false

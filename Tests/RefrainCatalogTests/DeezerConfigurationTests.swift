@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 @testable import RefrainHTTP
 
 final class DeezerConfigurationTests: XCTestCase {

@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 
 final class DeezerDetailTests: XCTestCase {
   private var server: FixtureSession!

@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 
 final class DeezerHomeSearchTests: XCTestCase {
   private var server: FixtureSession!

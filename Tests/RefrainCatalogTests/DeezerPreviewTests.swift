@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 
 /// Signed preview URLs expire after about 15 minutes; the provider must never serve old ones.
 final class DeezerPreviewTests: XCTestCase {

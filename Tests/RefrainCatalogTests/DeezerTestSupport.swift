@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 @testable import RefrainHTTP
 
 /// A Deezer provider on the fixture server, with Deezer's client settings and a fake clock.

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import RefrainCore
+import XCTest
 
 @testable import RefrainCatalog
 @testable import RefrainHTTP

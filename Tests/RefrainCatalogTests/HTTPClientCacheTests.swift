@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 @testable import RefrainHTTP
 
 final class HTTPClientCacheTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainDeezer
 @testable import RefrainHTTP
 
 /// The client against the fixture server on 127.0.0.1: statuses, retries, timeouts.

@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainLRCLIB
 
 /// Tests of the LRCLIB request paths and of record ranking, without a server.
 final class LRCLIBConfigurationTests: XCTestCase {

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import RefrainLRCLIB
+
 /// Runs `Tests/Fixtures/lrclib/server.py`, a stand-in LRCLIB server on 127.0.0.1.
 ///
 /// The server prints its port on its first stdout line and exits when its stdin closes, so

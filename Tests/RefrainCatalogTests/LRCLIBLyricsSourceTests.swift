@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainLRCLIB
 
 /// End-to-end tests of `LRCLIBLyricsSource` against `server.py` on 127.0.0.1.
 final class LRCLIBLyricsSourceTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import RefrainCatalog
 @testable import RefrainHTTP
+@testable import RefrainLRCLIB
 
 /// LRCLIB's proof of work: the first number whose SHA-256 after the prefix is at most the
 /// target.

@@ -1,8 +1,10 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainLRCLIB
 
 /// The resolver with the LRCLIB source and a real cache folder: online answers are cached,
 /// and a slow service never holds the lookup past its time limit.

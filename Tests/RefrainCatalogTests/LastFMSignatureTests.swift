@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainScrobble
 
 /// Last.fm's `api_sig`, checked against digests computed outside Refrain with `md5sum`.
 final class LastFMSignatureTests: XCTestCase {

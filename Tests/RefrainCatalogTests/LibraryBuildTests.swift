@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog

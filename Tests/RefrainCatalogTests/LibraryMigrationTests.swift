@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RefrainCore
+import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog

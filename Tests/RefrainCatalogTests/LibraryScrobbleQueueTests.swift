@@ -4,6 +4,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainScrobble
 
 /// The offline queue of listens, on a real SQLite file.
 final class LibraryScrobbleQueueTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RefrainCore
+import RefrainTestSupport
 import XCTest
 
 @testable import RefrainCatalog
@@ -69,57 +70,7 @@ enum LibraryTestSupport {
   }
 
   /// A generated audio fixture from `Tests/Fixtures/generated`, made on first use.
-  static func audioFixture(_ name: String) throws -> String {
-    let folder = root.appendingPathComponent("Tests/Fixtures/generated")
-    let path = folder.appendingPathComponent(name).path
-    if !FileManager.default.fileExists(atPath: path) {
-      let process = Process()
-      process.executableURL = root.appendingPathComponent("scripts/make-test-fixtures")
-      process.arguments = [folder.path]
-      process.standardOutput = FileHandle.nullDevice
-      try? process.run()
-      process.waitUntilExit()
-    }
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw FixtureMissing(message: "fixture \(name) is missing: run `make fixtures`")
-    }
-    return path
-  }
-
-  /// An ID3v2 text frame (v2.3 or v2.4 layout) with the given encoding byte and payload.
-  static func frame(_ id: String, _ payload: [UInt8], version: UInt8, flags: [UInt8] = [0, 0])
-    -> [UInt8]
-  {
-    let size = payload.count
-    let sizeBytes: [UInt8] =
-      version == 4
-      ? [
-        UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F),
-        UInt8(size & 0x7F),
-      ]
-      : [
-        UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF),
-        UInt8(size & 0xFF),
-      ]
-    return Array(id.utf8) + sizeBytes + flags + payload
-  }
-
-  /// A whole ID3v2 tag around `frames`.
-  static func tag(version: UInt8, flags: UInt8 = 0, frames: [UInt8]) -> [UInt8] {
-    let size = frames.count
-    return [0x49, 0x44, 0x33, version, 0, flags]
-      + [
-        UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F),
-        UInt8(size & 0x7F),
-      ]
-      + frames
-  }
-
-  /// `count` frames of MPEG-1 Layer III, 128 kbps, 44.1 kHz, stereo, without padding.
-  static func cbrFrames(_ count: Int) -> [UInt8] {
-    let frame = [0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 413)
-    return Array((0..<count).map { _ in frame }.joined())
-  }
+  static func audioFixture(_ name: String) throws -> String { try TestMedia.generated(name) }
 }
 
 /// A test fixture could not be made: the test fails (never skips) and says why.

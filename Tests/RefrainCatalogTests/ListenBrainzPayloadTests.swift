@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainScrobble
 
 /// The JSON bodies sent to ListenBrainz's submit-listens endpoint.
 final class ListenBrainzPayloadTests: XCTestCase {

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
+import RefrainTestSupport
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainTags
 
 /// Scanning generated folders of tagged MP3s: first scan, rescans after changes, failures.
 final class LocalLibraryScanTests: XCTestCase {
@@ -178,8 +180,8 @@ final class LocalLibraryScanTests: XCTestCase {
     // Modified: a new tag in front of the same audio.
     let modified = music.appendingPathComponent(paths[0])
     let audio = try Data(contentsOf: modified).dropFirst(try tagSize(of: modified))
-    let frames = LibraryTestSupport.frame("TIT2", [3] + Array("Changed Title".utf8), version: 4)
-    try (Data(LibraryTestSupport.tag(version: 4, frames: frames)) + audio).write(to: modified)
+    let frames = ID3Fixture.frame("TIT2", [3] + Array("Changed Title".utf8), version: 4)
+    try (Data(ID3Fixture.tag(version: 4, frames: frames)) + audio).write(to: modified)
     // Deleted: two files.
     try manager.removeItem(at: music.appendingPathComponent(paths[1]))
     try manager.removeItem(at: music.appendingPathComponent(paths[2]))
@@ -218,8 +220,8 @@ final class LocalLibraryScanTests: XCTestCase {
     let changed = URL(fileURLWithPath: paths[1])
     try Data(repeating: 0x55, count: 4096).write(to: broken)
     let audio = try Data(contentsOf: changed).dropFirst(try tagSize(of: changed))
-    let frames = LibraryTestSupport.frame("TIT2", [3] + Array("Renamed".utf8), version: 4)
-    try (Data(LibraryTestSupport.tag(version: 4, frames: frames)) + audio).write(to: changed)
+    let frames = ID3Fixture.frame("TIT2", [3] + Array("Renamed".utf8), version: 4)
+    try (Data(ID3Fixture.tag(version: 4, frames: frames)) + audio).write(to: changed)
 
     let summary = try scanner.scan(folders: [music.path])
     XCTAssertEqual(summary.failed, 1)  // The files broken before are unchanged.
@@ -303,7 +305,7 @@ final class LocalLibraryScanTests: XCTestCase {
   func testAFixedBrokenFileIsIndexedOnTheNextScan() throws {
     try scanner.scan(folders: [music.path])
     let broken = music.appendingPathComponent("Broken/not-audio-0.mp3")
-    try Data(LibraryTestSupport.cbrFrames(30)).write(to: broken)
+    try Data(ID3Fixture.cbrFrames(30)).write(to: broken)
     let summary = try scanner.scan(folders: [music.path])
     XCTAssertEqual(summary.added, 1)
     XCTAssertEqual(summary.failed, 0)

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import RefrainCatalog
 @testable import RefrainHTTP
+@testable import RefrainScrobble
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainScrobble
 
 /// A client that records what it was sent and fails as told.
 final class FakeScrobbleClient: ScrobbleClient, @unchecked Sendable {

@@ -1,8 +1,10 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainSpotify
 
 /// The pieces of the Spotify import that need no network: the PKCE login's secrets and
 /// answers, the keys that match recordings across catalogs, and matching in a real library.

@@ -1,8 +1,10 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainSpotify
 
 /// A track record from a source that knows less never replaces what the library knew
 /// (issue 26): `CatalogTrack.merging(_:)` alone, then the import's writes in a real library

@@ -4,6 +4,7 @@ import RefrainHTTP
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainSubsonic
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

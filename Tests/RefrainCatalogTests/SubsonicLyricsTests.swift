@@ -4,6 +4,7 @@ import RefrainHTTP
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainSubsonic
 
 /// OpenSubsonic structured lyrics into the LRC timeline: times, the offset, languages.
 final class SubsonicLyricsTests: XCTestCase {

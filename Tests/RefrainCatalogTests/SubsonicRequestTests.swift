@@ -3,6 +3,7 @@ import XCTest
 
 @testable import RefrainCatalog
 @testable import RefrainHTTP
+@testable import RefrainSubsonic
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

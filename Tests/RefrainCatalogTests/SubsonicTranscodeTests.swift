@@ -3,6 +3,7 @@ import RefrainCore
 import XCTest
 
 @testable import RefrainCatalog
+@testable import RefrainSubsonic
 
 /// `stream.view` for a thin link: the format and bit rate asked for, and what seeks do.
 final class SubsonicTranscodeTests: XCTestCase {

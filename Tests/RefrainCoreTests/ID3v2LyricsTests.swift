@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCore
+@testable import RefrainTags
 
 /// Tests of the ID3v2 lyrics reader (USLT and SYLT) and of `EmbeddedLyricsSource` over real
 /// files.

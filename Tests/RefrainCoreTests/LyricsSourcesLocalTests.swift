@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCore
+@testable import RefrainTags
 
 /// Tests of the local sources: the sidecar `.lrc` file and the embedded USLT/SYLT tags.
 final class LyricsSourcesLocalTests: XCTestCase {

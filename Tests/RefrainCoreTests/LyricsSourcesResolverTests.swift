@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCore
+@testable import RefrainTags
 
 /// Tests of `LyricsResolver`: source order, the plain fallback, caching and time limits.
 final class LyricsSourcesResolverTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RefrainCore
+@testable import RefrainTags
 
 /// The MP4 box reader on files built byte by byte: box sizes (64-bit, to the end, too
 /// small, cut short), the sound track, sample tables, gapless numbers and iTunes tags.

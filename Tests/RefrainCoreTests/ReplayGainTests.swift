@@ -3,6 +3,7 @@ import RefrainTestSupport
 import XCTest
 
 @testable import RefrainCore
+@testable import RefrainTags
 
 /// ReplayGain values: parsing every tag variant, the R128 offset, the mode's choice, the
 /// preamp and clipping prevention, and the queue's album context for `auto`.

@@ -82,6 +82,8 @@ final class SessionBrowseTests: XCTestCase {
     let name = "server"
     private let lock = NSLock()
     private var reads = 0
+    /// How many reads have started.
+    var started: Int { lock.withLock { reads } }
 
     func playlists() async throws -> [PlaylistSummary] {
       let read = lock.withLock {
@@ -118,8 +120,13 @@ final class SessionBrowseTests: XCTestCase {
 
   func testAnOlderReadOfTheServersListsAnsweringLateIsDropped() {
     let session = makeSession()
-    session.catalog = SlowFirstServer()
+    let server = SlowFirstServer()
+    session.catalog = server
     session.refreshServerLists()  // answers late, with the lists from before the edit
+    // The second read is asked once the first has reached the server, as after an edit: on
+    // a busy machine the two background reads could otherwise reach it in either order.
+    let deadline = Date().addingTimeInterval(5)
+    while server.started < 1, Date() < deadline { usleep(1_000) }
     session.refreshServerLists()  // after the edit: answers at once
     let titles = { () -> [String]? in
       guard case .loaded(let playlists, _)? = session.browsing.serverLists else { return nil }

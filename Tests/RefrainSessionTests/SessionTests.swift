@@ -231,7 +231,10 @@ final class SessionHonestAnswerTests: XCTestCase {
     XCTAssertEqual(session.execute(.queueRemove(5)), .failed("no entry 5 in the queue (it has 2)"))
     XCTAssertEqual(session.execute(.queuePlay(1)), .done(message: nil))
     XCTAssertEqual(session.snapshot.track?.id, "c")
-    guard case .done(let list?) = session.execute(.queueList) else { return XCTFail("no list") }
+    XCTAssertEqual(session.execute(.queueList), .done(message: "2 in the queue"))
+    var answer: Session.Answer?
+    XCTAssertTrue(session.answer(.queueList) { answer = $0 })
+    guard case .success(let list)? = answer else { return XCTFail("no list: \(String(describing: answer))") }
     XCTAssertTrue(list.hasPrefix(#"[{"artist":"Refrain Test Band","current":true"#), list)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainAudio
 import RefrainCatalog
 import RefrainCore
 import XCTest
@@ -28,7 +29,7 @@ final class M4ATagTests: XCTestCase {
   func testExactReadingDecodesAndAgreesOnTheDuration() throws {
     let path = try M4AFixtures.url("tags.m4a").path
     let quick = try AudioTagReader().readTags(atPath: path)
-    let exact = try AudioTagReader(exact: true).readTags(atPath: path)
+    let exact = try AudioTagReader(proof: AudioDecoders.proof).readTags(atPath: path)
     XCTAssertEqual(exact.title, quick.title)
     XCTAssertEqual(try XCTUnwrap(exact.duration), try XCTUnwrap(quick.duration), accuracy: 0.001)
   }
@@ -66,7 +67,8 @@ final class M4ATagTests: XCTestCase {
     XCTAssertEqual(
       try AudioTagReader().readTags(atPath: path).unplayable?.reason, .unsupportedFormat("ALAC"),
       "indexed, and said not to play")
-    XCTAssertThrowsError(try AudioTagReader(exact: true).readTags(atPath: path)) { error in
+    XCTAssertThrowsError(try AudioTagReader(proof: AudioDecoders.proof).readTags(atPath: path)) {
+      error in
       XCTAssertTrue("\(error)".contains("ALAC audio, which Refrain cannot decode yet"), "\(error)")
       XCTAssertEqual((error as? TagReadError)?.kind, .unsupportedFormat("ALAC"))
     }

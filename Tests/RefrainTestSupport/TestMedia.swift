@@ -42,3 +42,34 @@ extension TestMedia {
     }
   }
 }
+
+extension TestMedia {
+  /// The repository root, found from this file's path.
+  public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// A generated audio fixture from `Tests/Fixtures/generated` (scripts/make-test-fixtures),
+  /// made on first use; throws when it cannot be made.
+  public static func generated(_ name: String) throws -> String {
+    let folder = repositoryRoot.appendingPathComponent("Tests/Fixtures/generated")
+    let path = folder.appendingPathComponent(name).path
+    if !FileManager.default.fileExists(atPath: path) {
+      let process = Process()
+      process.executableURL = repositoryRoot.appendingPathComponent("scripts/make-test-fixtures")
+      process.arguments = [folder.path]
+      process.standardOutput = FileHandle.nullDevice
+      try? process.run()
+      process.waitUntilExit()
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw MissingFixture(name: name)
+    }
+    return path
+  }
+
+  /// A generated fixture that scripts/make-test-fixtures did not make.
+  public struct MissingFixture: Error, CustomStringConvertible {
+    public let name: String
+    public var description: String { "fixture \(name) is missing: run `make fixtures`" }
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 
 /// Finds a track's cover, first found wins: the audio file's embedded picture, an image in
 /// its folder, then the catalog's cover (a file, or a download through the caller's fetch

@@ -6,13 +6,13 @@ import RefrainCore
 /// gapless trim, close.
 ///
 /// A decoder is used from one thread at a time (the player's). ``AudioDecoders`` chooses
-/// one for a file from its first bytes; a new format is one type that conforms, and one row
-/// in ``AudioDecoders/formats``.
+/// one for a file from its first bytes; a new format is one type that conforms, one row in
+/// RefrainCore's ``AudioFormat`` table, and its case in ``AudioFormat/decoder``.
 public protocol AudioDecoder: AnyObject {
   /// A short name for messages: the path or the URL.
   var name: String { get }
   /// The PCM format the decoder writes (16-bit interleaved).
-  var format: AudioFormat { get }
+  var format: PCMFormat { get }
   /// The duration in seconds: exact when known, an estimate for a stream, or `nil`.
   var duration: Double? { get }
   /// Frames the decoder drops at the start and the end of the track (encoder delay and
@@ -33,12 +33,11 @@ public protocol AudioDecoder: AnyObject {
   func close()
 }
 
-/// A format Refrain decodes: how its files begin, and how one is opened.
+/// A format Refrain decodes: how one is opened. Which files it takes is its row's signature
+/// in RefrainCore's ``AudioFormat`` table (``AudioFormat/decoder`` maps a row to it).
 public protocol AudioDecoderFormat {
-  /// The format's name for messages ("MP3").
+  /// The format's name for messages ("MP3"): its row's ``AudioFormat/Row/name``.
   static var formatName: String { get }
-  /// Whether a file starting with `head` (its first 64 bytes, or fewer) is in this format.
-  static func recognizes(_ head: [UInt8]) -> Bool
   /// Opens the local file at `path`.
   static func open(path: String) throws -> any AudioDecoder
   /// Opens an HTTP(S) resource being read by `stream`, whose first bytes are `head`.
@@ -46,31 +45,40 @@ public protocol AudioDecoderFormat {
     -> any AudioDecoder
 }
 
-/// The decoders Refrain has, chosen for a file from its first bytes, never from its name.
-public enum AudioDecoders {
-  /// Every format, in the order they are tried.
-  public static var formats: [any AudioDecoderFormat.Type] {
-    [FLACDecoder.self, OggFormat.self, WAVDecoder.self, M4ADecoder.self, MP3Decoder.self]
-  }
-
-  /// The name of a format recognised by its first bytes that no decoder here reads yet.
-  static func unsupportedFormat(_ head: [UInt8]) -> String? {
-    func at(_ offset: Int, _ text: String) -> Bool {
-      head.count >= offset + text.utf8.count
-        && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
+extension AudioFormat {
+  /// The decoder of this format, or `nil` for a format Refrain only names (DSD, WMA, …).
+  ///
+  /// An exhaustive switch: a new row in the table does not compile until it is placed here.
+  public var decoder: (any AudioDecoderFormat.Type)? {
+    switch self {
+    case .mp3: return MP3Decoder.self
+    case .flac: return FLACDecoder.self
+    case .oggVorbis, .opus: return OggFormat.self
+    case .wav: return WAVDecoder.self
+    case .m4a: return M4ADecoder.self
+    case .dsd, .wma, .monkeysAudio, .wavPack, .aiff, .musepack, .tta, .tak, .adts: return nil
     }
-    if at(0, "DSD ") || at(0, "FRM8") { return "DSD" }
-    if head.count >= 4, head[0..<4].elementsEqual([0x30, 0x26, 0xB2, 0x75]) { return "WMA" }
-    if at(0, "MAC ") { return "Monkey's Audio" }
-    if at(0, "wvpk") { return "WavPack" }
-    return nil
   }
+}
 
+/// The decoders Refrain has, chosen for a file from its first bytes (RefrainCore's
+/// ``AudioFormat`` table), never from its name.
+public enum AudioDecoders {
   /// The name of the format a file starting with `head` is in: a decoder's, a known format
-  /// without one ("FLAC"), or "MP3" for a file no format claims (the MP3 decoder's, which
+  /// without one ("DSD"), or "MP3" for a file no format claims (the MP3 decoder's, which
   /// finds frames after junk).
   public static func formatName(ofHead head: [UInt8]) -> String {
-    formats.first { $0.recognizes(head) }?.formatName ?? unsupportedFormat(head) ?? "MP3"
+    AudioFormat.detect(head: head)?.row.name ?? MP3Decoder.formatName
+  }
+
+  /// The decoder for a file or stream named `name` that starts with `head`: its format's, the
+  /// MP3 decoder's for a file no format claims; throws for a format without a decoder.
+  static func decoder(for head: [UInt8], name: String) throws -> any AudioDecoderFormat.Type {
+    guard let format = AudioFormat.detect(head: head) else { return MP3Decoder.self }
+    guard let decoder = format.decoder else {
+      throw AudioError.unsupportedCodec(name: name, codec: format.row.name)
+    }
+    return decoder
   }
 
   /// Opens the local file at `path` with the decoder its first bytes call for. A file no
@@ -89,13 +97,7 @@ public enum AudioDecoders {
     if StreamPlaylist.recognizes(name: path, head: head) {
       return try openPlaylist(at: URL(fileURLWithPath: path), news: news, shouldStop: shouldStop)
     }
-    if let format = formats.first(where: { $0.recognizes(head) }) {
-      return try format.open(path: path)
-    }
-    if let other = unsupportedFormat(head) {
-      throw AudioError.unsupportedCodec(name: path, codec: other)
-    }
-    return try MP3Decoder.open(path: path)
+    return try decoder(for: head, name: path).open(path: path)
   }
 
   /// Opens an HTTP(S) resource with the decoder its first bytes call for, never its name.
@@ -123,13 +125,8 @@ public enum AudioDecoders {
         return try openFirst(
           of: text, in: url, news: news, shouldStop: shouldStop)
       }
-      if let format = formats.first(where: { $0.recognizes(head) }) {
-        return try format.open(stream: stream, head: head, shouldStop: shouldStop)
-      }
-      if let other = unsupportedFormat(head) {
-        throw AudioError.unsupportedCodec(name: url.absoluteString, codec: other)
-      }
-      return try MP3Decoder(stream: stream, shouldStop: shouldStop)
+      return try decoder(for: head, name: url.absoluteString)
+        .open(stream: stream, head: head, shouldStop: shouldStop)
     } catch {
       stream.cancel()
       throw error

@@ -5,7 +5,7 @@ import Foundation
 /// low 8 bits), seeking to the sample by the seek table.
 public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
   public let name: String
-  public private(set) var format: AudioFormat
+  public private(set) var format: PCMFormat
   public private(set) var duration: Double?
   public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
   public private(set) var isAtEnd = false
@@ -21,10 +21,6 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
   private let cursor: InputCursor?
 
   public static var formatName: String { "FLAC" }
-
-  public static func recognizes(_ head: [UInt8]) -> Bool {
-    head.count >= 4 && head[0] == 0x66 && head[1] == 0x4C && head[2] == 0x61 && head[3] == 0x43
-  }
 
   public static func open(path: String) throws -> any AudioDecoder { try FLACDecoder(path: path) }
 
@@ -94,7 +90,7 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
   private init(name: String, cursor: InputCursor?, initialize: Initialize) throws {
     self.name = name
     self.cursor = cursor
-    format = AudioFormat(sampleRate: 44_100, channels: 2)
+    format = PCMFormat(sampleRate: 44_100, channels: 2)
     guard let decoder = FLAC__stream_decoder_new() else {
       throw AudioError.notPlayable(name: name, format: "FLAC", detail: "libFLAC could not start")
     }
@@ -214,7 +210,7 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
   }
 
   private func streamInfo(rate: Int, channels: Int, bits: Int, frames: Int64) {
-    format = AudioFormat(sampleRate: max(1, rate), channels: channels)
+    format = PCMFormat(sampleRate: max(1, rate), channels: channels)
     bitsPerSample = bits
     totalFrames = frames
   }

@@ -1,6 +1,7 @@
 import CAudioShims
 import CMPG123
 import Foundation
+import RefrainCore
 
 /// Decodes one MP3 file or HTTP stream to 16-bit PCM with libmpg123.
 ///
@@ -9,11 +10,9 @@ import Foundation
 /// Xing header. Streams are fed from an ``HTTPByteSource`` as the bytes arrive.
 public final class MP3Decoder: AudioDecoder {
   /// The PCM format of the decoded audio.
-  public private(set) var format: AudioFormat
+  public private(set) var format: PCMFormat
   /// The exact duration in seconds when known (local files), or an estimate (streams).
   public private(set) var duration: Double?
-  /// Tags read from the file (complete for local files; what the stream head held otherwise).
-  public private(set) var tags: ID3Tags
   /// A short name for messages.
   public let name: String
 
@@ -63,9 +62,8 @@ public final class MP3Decoder: AudioDecoder {
       throw AudioError.notMP3(name: name, detail: "libmpg123 could not start: error \(error)")
     }
     self.handle = handle
-    format = AudioFormat(sampleRate: 44_100, channels: 2)
+    format = PCMFormat(sampleRate: 44_100, channels: 2)
     duration = nil
-    tags = ID3Tags()
     do {
       try configure()
       guard open(handle) == Int32(MPG123_OK.rawValue) else {
@@ -79,7 +77,6 @@ public final class MP3Decoder: AudioDecoder {
         _ = refrain_mpg123_set_filesize(handle, Int64(expected))
       }
       try readFormat(shouldStop: shouldStop)
-      tags = ID3Tags(handle: handle)
     } catch {
       // Every property is set by now, so `deinit` runs and releases the handle.
       throw error
@@ -175,7 +172,7 @@ public final class MP3Decoder: AudioDecoder {
   }
 
   private func configure() throws {
-    let flags = Int(MPG123_QUIET.rawValue | MPG123_FORCE_STEREO.rawValue | MPG123_PICTURE.rawValue)
+    let flags = Int(MPG123_QUIET.rawValue | MPG123_FORCE_STEREO.rawValue)
     _ = mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
     _ = mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0)
     // Decode 8 frames ahead of a seek target to refill the bit reservoir: with fewer, a
@@ -214,7 +211,7 @@ public final class MP3Decoder: AudioDecoder {
         throw AudioError.transport(url: name, detail: "stopped while buffering")
       }
     }
-    format = AudioFormat(sampleRate: rate, channels: Int(channels))
+    format = PCMFormat(sampleRate: rate, channels: Int(channels))
     let length = refrain_mpg123_length(handle)
     // A live stream has no length, whatever the first file it carries says.
     duration = length > 0 && download?.isLive != true ? Double(length) / Double(rate) : nil
@@ -231,14 +228,8 @@ extension MP3Decoder: AudioDecoderFormat {
 
   /// An ID3v2 tag, or an MPEG audio frame header (11 sync bits, a layer, a bitrate that is
   /// not "bad" and a sample rate that is not reserved).
-  public static func recognizes(_ head: [UInt8]) -> Bool {
-    if head.starts(with: Array("ID3".utf8)) { return true }
-    guard head.count >= 3, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 else { return false }
-    let layer = (head[1] >> 1) & 0x3
-    let bitrate = head[2] >> 4
-    let rate = (head[2] >> 2) & 0x3
-    return layer != 0 && bitrate != 0xF && rate != 0x3
-  }
+  /// Whether `head` starts MP3 audio: the MP3 row's signature in ``AudioFormat``.
+  public static func recognizes(_ head: [UInt8]) -> Bool { AudioFormat.mp3.row.signature(head) }
 
   public static func open(path: String) throws -> any AudioDecoder {
     try MP3Decoder(path: path)

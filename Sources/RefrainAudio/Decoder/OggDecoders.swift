@@ -1,12 +1,13 @@
 import COpusFile
 import CVorbisFile
 import Foundation
+import RefrainCore
 
 /// Decodes an Ogg Vorbis file to 16-bit PCM with libvorbisfile, which trims the end by the
 /// last granule position and seeks to the sample.
 public final class VorbisDecoder: AudioDecoder {
   public let name: String
-  public let format: AudioFormat
+  public let format: PCMFormat
   public let duration: Double?
   public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
   public private(set) var isAtEnd = false
@@ -68,7 +69,7 @@ public final class VorbisDecoder: AudioDecoder {
       file.deallocate()
       throw AudioError.notPlayable(name: name, format: "Ogg Vorbis", detail: "no stream info")
     }
-    format = AudioFormat(sampleRate: Int(info.pointee.rate), channels: Int(info.pointee.channels))
+    format = PCMFormat(sampleRate: Int(info.pointee.rate), channels: Int(info.pointee.channels))
     let total = ov_pcm_total(file, -1)
     duration = total > 0 ? Double(total) / Double(format.sampleRate) : nil
   }
@@ -145,7 +146,7 @@ public final class VorbisDecoder: AudioDecoder {
 /// pre-skip and the end padding and seeks to the sample.
 public final class OpusDecoder: AudioDecoder {
   public let name: String
-  public let format = AudioFormat(sampleRate: 48_000, channels: 2)
+  public let format = PCMFormat(sampleRate: 48_000, channels: 2)
   public let duration: Double?
   public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
   public private(set) var isAtEnd = false
@@ -271,12 +272,8 @@ public final class OpusDecoder: AudioDecoder {
 public enum OggFormat: AudioDecoderFormat {
   public static var formatName: String { "Ogg" }
 
-  public static func recognizes(_ head: [UInt8]) -> Bool {
-    head.count >= 4 && head[0] == 0x4F && head[1] == 0x67 && head[2] == 0x67 && head[3] == 0x53
-  }
-
   public static func open(path: String) throws -> any AudioDecoder {
-    switch codec(AudioDecoders.firstBytes(of: path)) {
+    switch AudioFormat.oggCodec(AudioDecoders.firstBytes(of: path)) {
     case .opus: return try OpusDecoder(path: path)
     case .vorbis: return try VorbisDecoder(path: path)
     case nil: throw neither(path)
@@ -286,28 +283,11 @@ public enum OggFormat: AudioDecoderFormat {
   public static func open(stream: HTTPByteSource, head: [UInt8], shouldStop: () -> Bool) throws
     -> any AudioDecoder
   {
-    switch codec(head) {
+    switch AudioFormat.oggCodec(head) {
     case .opus: return try OpusDecoder(stream: stream)
     case .vorbis: return try VorbisDecoder(stream: stream)
     case nil: throw neither(stream.url.absoluteString)
     }
-  }
-
-  /// The codecs an Ogg file here may hold.
-  enum Codec { case vorbis, opus }
-
-  /// The codec of the first page's packet, which starts after the 27-byte header and its
-  /// segment table.
-  static func codec(_ head: [UInt8]) -> Codec? {
-    guard head.count > 27 else { return nil }
-    let start = 27 + Int(head[26])
-    if head.count >= start + 8, Array(head[start..<start + 8]) == Array("OpusHead".utf8) {
-      return .opus
-    }
-    if head.count >= start + 7, Array(head[start + 1..<start + 7]) == Array("vorbis".utf8) {
-      return .vorbis
-    }
-    return nil
   }
 
   private static func neither(_ name: String) -> AudioError {

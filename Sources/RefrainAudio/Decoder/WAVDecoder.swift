@@ -4,7 +4,7 @@ import Foundation
 /// 32- and 64-bit float, as 16-bit PCM. Seeks are exact: a sample is a byte offset.
 public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
   public let name: String
-  public let format: AudioFormat
+  public let format: PCMFormat
   public let duration: Double?
   public var gaplessTrim: (start: Int, end: Int) { (0, 0) }
   public private(set) var isAtEnd = false
@@ -27,13 +27,6 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
   private var frame: UInt64 = 0
 
   public static var formatName: String { "WAV" }
-
-  public static func recognizes(_ head: [UInt8]) -> Bool {
-    func at(_ offset: Int, _ text: String) -> Bool {
-      head.count >= offset + 4 && head[offset..<offset + 4].elementsEqual(text.utf8)
-    }
-    return (at(0, "RIFF") || at(0, "RF64")) && at(8, "WAVE")
-  }
 
   public static func open(path: String) throws -> any AudioDecoder { try WAVDecoder(path: path) }
 
@@ -59,7 +52,7 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
       throw AudioError.notPlayable(name: name, format: "WAV", detail: detail.reason)
     }
     self.input = input
-    format = AudioFormat(sampleRate: layout.sampleRate, channels: layout.channels)
+    format = PCMFormat(sampleRate: layout.sampleRate, channels: layout.channels)
     duration = Double(layout.frames) / Double(layout.sampleRate)
   }
 

@@ -6,7 +6,7 @@ public protocol AudioOutput: AnyObject {
   /// A short name for messages (`pulse`, `null`, `wav`).
   var name: String { get }
   /// Prepares the output for `format`; an open output is reopened if the format differs.
-  func open(_ format: AudioFormat) throws
+  func open(_ format: PCMFormat) throws
   /// Writes PCM, blocking until the output accepted all of it (real-time pace).
   func write(_ bytes: UnsafeRawBufferPointer) throws
   /// Discards audio that was written but not yet heard (before a seek or a pause).

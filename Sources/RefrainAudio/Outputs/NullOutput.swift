@@ -6,7 +6,7 @@ import Foundation
 /// amount buffered ahead of the clock is below the buffer target.
 public final class NullOutput: AudioOutput {
   public let name = "null"
-  private var format = AudioFormat(sampleRate: 44_100, channels: 2)
+  private var format = PCMFormat(sampleRate: 44_100, channels: 2)
   private var framesWritten: Int64 = 0
   private var startTime: Double?
   private let bufferTarget: Double
@@ -17,7 +17,7 @@ public final class NullOutput: AudioOutput {
     self.bufferTarget = bufferTarget
   }
 
-  public func open(_ format: AudioFormat) throws {
+  public func open(_ format: PCMFormat) throws {
     lock.withLock {
       self.format = format
       framesWritten = 0

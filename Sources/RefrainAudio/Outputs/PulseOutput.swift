@@ -16,7 +16,7 @@ public final class PulseOutput: AudioOutput {
   /// Seconds of audio the player keeps queued on the server.
   public let bufferTarget: Double
   private let sink: String?
-  private var format: AudioFormat?
+  private var format: PCMFormat?
   private var mainloop: OpaquePointer?
   private var context: OpaquePointer?
   private var stream: OpaquePointer?
@@ -36,13 +36,13 @@ public final class PulseOutput: AudioOutput {
   /// Checks that a server answers, without keeping a stream open.
   public static func probe() throws {
     let output = PulseOutput()
-    try output.open(AudioFormat(sampleRate: 44_100, channels: 2))
+    try output.open(PCMFormat(sampleRate: 44_100, channels: 2))
     output.close()
   }
 
   public var bufferAhead: Double? { bufferTarget }
 
-  public func open(_ format: AudioFormat) throws {
+  public func open(_ format: PCMFormat) throws {
     if let mainloop, self.format == format {
       let good = locked(mainloop) { streamIsReady }
       if good { return }
@@ -216,7 +216,7 @@ public final class PulseOutput: AudioOutput {
     }
   }
 
-  private func connectStream(_ format: AudioFormat) -> String? {
+  private func connectStream(_ format: PCMFormat) -> String? {
     guard let mainloop, let context else { return "no context" }
     var spec = pa_sample_spec(
       format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))

@@ -6,7 +6,7 @@ public final class WavOutput: AudioOutput {
   /// The file being written.
   public let path: String
   private var handle: FileHandle?
-  private var format: AudioFormat?
+  private var format: PCMFormat?
   private var dataBytes = 0
 
   /// Creates an output that will write to `path` when opened.
@@ -16,7 +16,7 @@ public final class WavOutput: AudioOutput {
 
   deinit { close() }
 
-  public func open(_ format: AudioFormat) throws {
+  public func open(_ format: PCMFormat) throws {
     if handle != nil, self.format == format { return }
     close()
     guard FileManager.default.createFile(atPath: path, contents: nil),
@@ -51,7 +51,7 @@ public final class WavOutput: AudioOutput {
   }
 
   /// The 44-byte RIFF header for 16-bit PCM.
-  static func header(format: AudioFormat, dataBytes: Int) -> Data {
+  static func header(format: PCMFormat, dataBytes: Int) -> Data {
     var data = Data()
     func append(_ value: UInt32) {
       withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }

@@ -1,3 +1,5 @@
+import RefrainCore
+
 /// Every way the audio layer can fail; each message says what the user can do.
 public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file does not exist or cannot be read.
@@ -33,16 +35,15 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .fileNotReadable(let path, let reason):
-      return "cannot read \(path): \(reason)"
+      return AudioFileMessage.notReadable(path: path, reason: reason)
     case .emptyFile(let path):
-      return "\(path) is empty: nothing to play"
+      return AudioFileMessage.empty(path: path)
     case .notMP3(let name, let detail):
       return "\(name) is not playable MP3 audio (\(detail))"
     case .notPlayable(let name, let format, let detail):
-      return "\(name) is not playable \(format) audio (\(detail))"
+      return AudioFileMessage.notPlayable(name: name, format: format, detail: detail)
     case .unsupportedCodec(let name, let codec):
-      return "\(name) holds \(codec) audio, which Refrain cannot decode yet: "
-        + "convert it to FLAC, Opus, AAC or MP3 to play it"
+      return AudioFileMessage.unsupportedCodec(name: name, codec: codec)
     case .decodeFailed(let name, let at, let detail):
       return "\(name): decoding failed at \(String(format: "%.1f", at)) s (\(detail))"
     case .httpStatus(let url, let status):

@@ -74,7 +74,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// Whether the output is open (the player closes an idle sound-server connection).
   private var outputOpen = false
   /// The format the output was last opened at, while it is open.
-  private var outputFormat: AudioFormat?
+  private var outputFormat: PCMFormat?
   /// Set while the audio server is gone and the current track waits for it.
   private var outage: Outage?
   /// The last frames decoded, held back while the prepared successor needs the output
@@ -455,7 +455,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     output.drop()
   }
 
-  private func openOutput(_ format: AudioFormat) throws {
+  private func openOutput(_ format: PCMFormat) throws {
     try output.open(format)
     outputOpen = true
     outputFormat = format
@@ -586,13 +586,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   }
 
   /// Frames in `seconds` of `format`.
-  private static func edgeFrames(_ seconds: Double, _ format: AudioFormat) -> Int {
+  private static func edgeFrames(_ seconds: Double, _ format: PCMFormat) -> Int {
     Int((seconds * Double(format.sampleRate)).rounded())
   }
 
   /// Ramps 16-bit `bytes` on a half cosine: up from silence over their first ``edgeFade``
   /// when `fadingIn`, else down to silence over all of them.
-  static func fade(_ bytes: inout [UInt8], format: AudioFormat, fadingIn: Bool) {
+  static func fade(_ bytes: inout [UInt8], format: PCMFormat, fadingIn: Bool) {
     let frames = bytes.count / format.bytesPerFrame
     let span = fadingIn ? min(frames, edgeFrames(edgeFade, format)) : frames
     guard span > 0 else { return }

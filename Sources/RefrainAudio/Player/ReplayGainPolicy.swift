@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 
 /// How the player finds and applies ReplayGain: the settings from `[playback]`, and where a
 /// track's values come from.

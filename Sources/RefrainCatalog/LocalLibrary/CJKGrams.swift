@@ -1,3 +1,5 @@
+import RefrainTags
+
 /// One- and two-character pieces of Korean, Japanese and Chinese text, for searching inside
 /// words with queries shorter than the three characters a trigram index needs.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import RefrainCore
+import RefrainTags
 
 #if canImport(Glibc)
   import Glibc
@@ -239,16 +241,20 @@ enum FolderWalker {
     case dots
     /// Not valid UTF-8.
     case invalid
-    /// Ends in an audio extension (any case) after a non-empty base: the formats Refrain
-    /// plays (`.mp3`, `.flac`, `.ogg`, `.oga`, `.opus`, `.wav`, `.m4a`, `.mp4`, `.aac`) and
-    /// those it names but does not play (`.dsf`, `.dff`, `.wma`, `.ape`, `.wv`, `.aif`,
-    /// `.aiff`, `.mpc`, `.tta`, `.tak`), which the scan reports as skipped. The file's first
-    /// bytes decide its format either way.
+    /// Ends in an audio extension (any case) after a non-empty base: an extension of a row of
+    /// RefrainCore's ``AudioFormat`` table, the formats Refrain plays and those it names but
+    /// does not play (which the scan reports as skipped). The file's first bytes decide its
+    /// format either way.
     case audio
     /// Ends in `.lrc` (any case) after a non-empty base.
     case lyrics
     case other
   }
+
+  /// The extensions of every ``AudioFormat`` (``AudioFormat/scannedExtensions``), each as
+  /// `classify` packs a name's extension: its lower-case bytes, big-endian, in a `UInt32`.
+  private static let audioKeys: Set<UInt32> = Set(
+    AudioFormat.scannedExtensions.map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
 
   /// Whether an entry of this `d_type` may be a folder (or a link to one).
   private static func mayBeFolder(_ type: UInt8) -> Bool {
@@ -281,15 +287,8 @@ enum FolderWalker {
     // ASCII letters differ from their capitals by bit 0x20 only; digits keep theirs.
     var key: UInt32 = 0
     for index in (dot + 1)..<length { key = key << 8 | UInt32(bytes[index] | 0x20) }
+    if audioKeys.contains(key) { return (.audio, length, dot) }
     switch key {
-    case 0x6D_70_33, 0x66_6C_61_63, 0x6F_67_67, 0x6F_67_61, 0x6F_70_75_73, 0x77_61_76,
-      0x6D_34_61, 0x6D_70_34, 0x61_61_63:
-      // mp3, flac, ogg, oga, opus, wav, m4a, mp4, aac ("3" and "4" | 0x20 are themselves)
-      return (.audio, length, dot)
-    case 0x64_73_66, 0x64_66_66, 0x77_6D_61, 0x61_70_65, 0x77_76, 0x61_69_66, 0x61_69_66_66,
-      0x6D_70_63, 0x74_74_61, 0x74_61_6B:
-      // dsf, dff, wma, ape, wv, aif, aiff, mpc, tta, tak: audio Refrain does not play
-      return (.audio, length, dot)
     case 0x6C_72_63: return (.lyrics, length, dot)  // lrc
     default: return (.other, length, length)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RefrainTags
 
 /// Writes local tracks, artists and albums, and their full-text rows, into the library file
 /// (inside the caller's transaction).

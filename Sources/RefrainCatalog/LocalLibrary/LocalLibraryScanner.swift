@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RefrainTags
 
 /// Indexes the audio files in the user's folders into the library file, and names every one
 /// it leaves out, with the reason (``ScanSummary/skipped``).

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainTags
 
 /// A user's search text taken apart into safe pieces for each way of matching.
 ///

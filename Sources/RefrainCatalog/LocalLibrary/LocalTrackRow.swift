@@ -1,4 +1,5 @@
 import RefrainCore
+import RefrainTags
 
 /// What the index writes for one file: cleaned tags, grouping keys and CJK grams.
 ///

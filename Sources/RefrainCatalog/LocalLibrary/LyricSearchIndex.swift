@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RefrainCore
+import RefrainTags
 
 /// The lines of the local tracks' lyrics (their sidecars, or the lyrics cache's copy of
 /// lyrics fetched online for them), searchable by any phrase.

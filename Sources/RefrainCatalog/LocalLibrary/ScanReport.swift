@@ -1,4 +1,5 @@
 import Foundation
+import RefrainTags
 
 /// How far a scan has come, reported while it runs.
 public struct ScanProgress: Sendable, Equatable {

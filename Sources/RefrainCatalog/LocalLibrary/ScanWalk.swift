@@ -1,4 +1,5 @@
 import Foundation
+import RefrainTags
 
 /// The walk of the folders a scan indexes, on background threads, so it can start before the
 /// library is open and its files can be read while it goes on.

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainTags
 
 /// Reads the tags of a list of files on background threads, ahead of the one thread that
 /// writes them, and hands the rows over in list order.

@@ -3,10 +3,17 @@ import GRDB
 import RefrainCore
 
 /// One staged entry of an import in progress: a track, playlist or album ID in list order.
-struct SpotifyStagedItem: Sendable, Equatable {
-  var id: String
-  var addedAt: Double?
-  var json: String?
+package struct SpotifyStagedItem: Sendable, Equatable {
+  package var id: String
+  package var addedAt: Double?
+  package var json: String?
+
+  /// Creates an entry.
+  package init(id: String, addedAt: Double? = nil, json: String? = nil) {
+    self.id = id
+    self.addedAt = addedAt
+    self.json = json
+  }
 }
 
 /// What plays an imported track.
@@ -42,12 +49,12 @@ public struct SpotifyMatch: Sendable, Equatable {
 }
 
 /// A local file as matching sees it.
-struct LocalMatchRow: Sendable {
-  var path: String
-  var isrc: String?
-  var title: String
-  var artist: String?
-  var duration: Double?
+package struct LocalMatchRow: Sendable {
+  package var path: String
+  package var isrc: String?
+  package var title: String
+  package var artist: String?
+  package var duration: Double?
 }
 
 /// The imported Spotify library: staging of an import in progress, its results as ordinary
@@ -59,11 +66,16 @@ struct LocalMatchRow: Sendable {
 /// either a list's previous state or its new one, and the next run continues from the last
 /// staged page.
 extension LibraryStore {
+  /// The provider name of Spotify's tracks (`SpotifyMapping.provider` in RefrainSpotify).
+  package static let spotifyProvider = "spotify"
+
   // MARK: - An import in progress
 
   /// The lists of the import in progress, with the next page of each (`nil` once complete)
   /// and whether it was applied.
-  func spotifyImportLists() throws -> [(list: String, next: String?, done: Bool, json: String?)] {
+  package func spotifyImportLists() throws -> [(
+    list: String, next: String?, done: Bool, json: String?
+  )] {
     try read { db in
       try Row.fetchAll(
         db, sql: "SELECT list, next_url, done, json FROM spotify_import_lists ORDER BY rowid"
@@ -72,7 +84,8 @@ extension LibraryStore {
   }
 
   /// Adds lists to the import in progress (ones already there are left as they are).
-  func addSpotifyImportLists(_ lists: [(list: String, first: String, json: String?)]) throws {
+  package func addSpotifyImportLists(_ lists: [(list: String, first: String, json: String?)]) throws
+  {
     try write { db in
       for entry in lists {
         try db.execute(
@@ -89,7 +102,7 @@ extension LibraryStore {
   /// as the page to fetch after it (`nil`: the list is complete), in one transaction.
   ///
   /// A track already stored keeps every field the page's record lacks (`storeMerging`).
-  func stageSpotifyPage(
+  package func stageSpotifyPage(
     list: String, items: [SpotifyStagedItem], tracks: [CatalogTrack], next: String?
   ) throws {
     try write { db in
@@ -114,7 +127,7 @@ extension LibraryStore {
   }
 
   /// The staged items of `list`, in order.
-  func stagedSpotifyItems(_ list: String) throws -> [SpotifyStagedItem] {
+  package func stagedSpotifyItems(_ list: String) throws -> [SpotifyStagedItem] {
     try read { db in
       try Row.fetchAll(
         db,
@@ -129,7 +142,9 @@ extension LibraryStore {
 
   /// Writes a staged playlist as a Refrain playlist: the one it became before (renamed if
   /// needed) or a new one, its entries replaced by the staged tracks in order.
-  func applySpotifyPlaylist(spotifyID: String, name: String, snapshot: String?, position: Int)
+  package func applySpotifyPlaylist(
+    spotifyID: String, name: String, snapshot: String?, position: Int
+  )
     throws
   {
     let list = "playlist:" + spotifyID
@@ -176,7 +191,7 @@ extension LibraryStore {
   }
 
   /// Keeps a playlist whose snapshot did not change, recording its new place in the list.
-  func keepSpotifyPlaylist(spotifyID: String, position: Int) throws {
+  package func keepSpotifyPlaylist(spotifyID: String, position: Int) throws {
     try write { db in
       try db.execute(
         sql: "UPDATE spotify_playlists SET position = ? WHERE spotify_id = ?",
@@ -186,7 +201,7 @@ extension LibraryStore {
 
   /// The snapshot each imported playlist had at its last import (`""` when Spotify gave
   /// none), by Spotify ID, for the playlists whose Refrain playlist still exists.
-  func spotifyPlaylistSnapshots() throws -> [String: String] {
+  package func spotifyPlaylistSnapshots() throws -> [String: String] {
     try read { db in
       var snapshots: [String: String] = [:]
       for row in try Row.fetchAll(
@@ -203,7 +218,7 @@ extension LibraryStore {
   }
 
   /// Replaces the Spotify likes with the staged ones; their order is Spotify's (newest first).
-  func applySpotifyLikes() throws {
+  package func applySpotifyLikes() throws {
     try write { db in
       let time = Self.now()
       try db.execute(sql: "DELETE FROM liked_tracks WHERE provider = 'spotify'")
@@ -231,7 +246,7 @@ extension LibraryStore {
   }
 
   /// Replaces the Spotify saved albums with the staged ones.
-  func applySpotifyAlbums() throws {
+  package func applySpotifyAlbums() throws {
     try write { db in
       let time = Self.now()
       try db.execute(sql: "DELETE FROM saved_albums WHERE provider = 'spotify'")
@@ -264,7 +279,7 @@ extension LibraryStore {
   ///
   /// Its tracks are Spotify's simplified records (no ISRC): a track already stored from a
   /// like or a playlist keeps its ISRC and every other field they lack (`storeMerging`).
-  func storeSpotifyAlbumTracks(albumID: String, tracks: [CatalogTrack]) throws {
+  package func storeSpotifyAlbumTracks(albumID: String, tracks: [CatalogTrack]) throws {
     try write { db in
       try db.execute(
         sql: "DELETE FROM spotify_album_tracks WHERE album_id = ?", arguments: [albumID])
@@ -278,10 +293,10 @@ extension LibraryStore {
   }
 
   /// What `spotify_import_lists.json` holds for a list Spotify would not let the app read.
-  static let skippedList = "skipped"
+  package static let skippedList = "skipped"
 
   /// Marks a list as one the app may not read (a withdrawn endpoint): nothing is changed.
-  func skipSpotifyList(_ list: String) throws {
+  package func skipSpotifyList(_ list: String) throws {
     try write { db in
       try Self.finishList(list, in: db)
       try db.execute(
@@ -292,7 +307,7 @@ extension LibraryStore {
 
   /// Ends the import: playlists no longer on Spotify are removed, the staging is emptied
   /// and `summary` is recorded, in one transaction.
-  func finishSpotifyImport(keeping playlists: Set<String>, summary: String) throws {
+  package func finishSpotifyImport(keeping playlists: Set<String>, summary: String) throws {
     try write { db in
       let imported = try Row.fetchAll(
         db, sql: "SELECT spotify_id, playlist_id FROM spotify_playlists")
@@ -328,7 +343,7 @@ extension LibraryStore {
     try write { db in
       try db.execute(sql: "DELETE FROM liked_tracks WHERE provider = 'spotify'")
       var at = Self.now()
-      for track in tracks where track.provider == SpotifyMapping.provider {
+      for track in tracks where track.provider == Self.spotifyProvider {
         try Self.storeMerging(Self.bare(track), in: db)
         try db.execute(
           sql: """
@@ -344,7 +359,7 @@ extension LibraryStore {
   // MARK: - Matches
 
   /// Every imported track that a playlist, like or saved album still refers to.
-  func spotifyTracksInUse() throws -> [CatalogTrack] {
+  package func spotifyTracksInUse() throws -> [CatalogTrack] {
     try read { db in
       try String.fetchAll(
         db,
@@ -372,7 +387,7 @@ extension LibraryStore {
   }
 
   /// Stores matches, replacing earlier ones for the same tracks, in one transaction.
-  func saveSpotifyMatches(_ matches: [String: SpotifyMatch]) throws {
+  package func saveSpotifyMatches(_ matches: [String: SpotifyMatch]) throws {
     guard !matches.isEmpty else { return }
     try write { db in
       let time = Self.now()
@@ -398,7 +413,7 @@ extension LibraryStore {
   }
 
   /// The scanned local files, for matching.
-  func localMatchRows() throws -> [LocalMatchRow] {
+  package func localMatchRows() throws -> [LocalMatchRow] {
     try read { db in
       try Row.fetchAll(db, sql: "SELECT path, isrc, title, artist, duration FROM local_tracks")
         .map {
@@ -412,7 +427,7 @@ extension LibraryStore {
   // MARK: - Browsing
 
   /// Imported tracks with what plays them filled in (`streamURL`, `match`, or the reason).
-  func decorated(_ tracks: [CatalogTrack], in db: Database) throws -> [CatalogTrack] {
+  package func decorated(_ tracks: [CatalogTrack], in db: Database) throws -> [CatalogTrack] {
     let matches = try Self.matches(in: db, ids: tracks.map(\.id))
     return tracks.map { Self.decorate($0, with: matches[$0.id]) }
   }
@@ -444,7 +459,7 @@ extension LibraryStore {
 
   /// The Spotify likes, newest first, with their matches.
   public func spotifyLikedTracks() throws -> [CatalogTrack] {
-    try decoratedSpotifyTracks(likedTracks().filter { $0.provider == SpotifyMapping.provider })
+    try decoratedSpotifyTracks(likedTracks().filter { $0.provider == Self.spotifyProvider })
   }
 
   /// A saved album's tracks in order, with their matches.
@@ -522,7 +537,7 @@ extension LibraryStore {
   }
 
   /// A track with its match applied.
-  static func decorate(_ track: CatalogTrack, with match: SpotifyMatch?) -> CatalogTrack {
+  package static func decorate(_ track: CatalogTrack, with match: SpotifyMatch?) -> CatalogTrack {
     var track = track
     switch match?.kind {
     case .local?:
@@ -549,7 +564,7 @@ extension LibraryStore {
   }
 
   /// A track as stored: what plays it is kept in `spotify_matches`, not in the copy.
-  static func bare(_ track: CatalogTrack) -> CatalogTrack {
+  package static func bare(_ track: CatalogTrack) -> CatalogTrack {
     var track = track
     track.streamURL = nil
     track.match = nil
@@ -558,7 +573,7 @@ extension LibraryStore {
   }
 
   /// A Spotify playlist's name as a Refrain playlist's: cleaned, never empty.
-  static func importedName(_ name: String) -> String {
+  package static func importedName(_ name: String) -> String {
     let clean = TerminalSanitizer.clean(name).trimmingCharacters(in: .whitespaces)
     return clean.isEmpty ? "Untitled Spotify playlist" : String(clean.prefix(200))
   }

@@ -82,7 +82,7 @@ extension LibraryStore {
   }
 
   /// A value as JSON text with sorted keys.
-  static func encodeJSON<Value: Encodable>(_ value: Value) -> String {
+  package static func encodeJSON<Value: Encodable>(_ value: Value) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     guard let data = try? encoder.encode(value) else { return "{}" }

@@ -206,15 +206,7 @@ public final class LibraryStore: Sendable {
   public static func defaultFileURL(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    let base: URL
-    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-      base = URL(fileURLWithPath: data, isDirectory: true)
-    } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-      base = URL(fileURLWithPath: home, isDirectory: true)
-        .appendingPathComponent(".local/share", isDirectory: true)
-    }
-    return base.appendingPathComponent("refrain/library.sqlite")
+    DataFolder.url(environment: environment).appendingPathComponent("library.sqlite")
   }
 
   /// Opens the library at ``defaultFileURL(environment:)``.

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 
 /// What start-up code needs from the configuration, with the environment's overrides.
 extension RefrainConfiguration {

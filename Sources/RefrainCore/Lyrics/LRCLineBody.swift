@@ -6,7 +6,7 @@ import Foundation
 /// square tags after the text has started (`[mm:ss.xx]word`). Text before the first word tag
 /// starts at the line's own time. A tag with no text after it ends the last word (`endMs`).
 /// Brackets that are not valid times stay in the text.
-struct LRCLineBody: Equatable {
+package struct LRCLineBody: Equatable {
   /// The line's text: tags removed, spaces collapsed, trimmed.
   var text: String
   /// The timed words, or `nil` when the line has no inline time tags or no words.
@@ -69,7 +69,7 @@ struct LRCLineBody: Equatable {
   }
 
   /// Collapses runs of spaces and tabs into one space and trims whitespace at both ends.
-  static func normalizedText(_ bytes: ArraySlice<UInt8>) -> String {
+  package static func normalizedText(_ bytes: ArraySlice<UInt8>) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var pendingSpace = false

@@ -69,7 +69,7 @@ public struct LyricWord: Sendable, Equatable, Codable {
 
 extension [LyricLine] {
   /// Sorts lines by time; lines with equal times keep their order (a stable sort).
-  func sortedByTime() -> [LyricLine] {
+  package func sortedByTime() -> [LyricLine] {
     guard zip(self, dropFirst()).contains(where: { $0.ms > $1.ms }) else { return self }
     return enumerated()
       .sorted { ($0.element.ms, $0.offset) < ($1.element.ms, $1.offset) }

@@ -34,16 +34,6 @@ public struct LyricsResolver: Sendable {
     self.timeout = timeout
   }
 
-  /// The standard order: sidecar, embedded, then `cache` and `online` when given.
-  public static func standard(
-    cache: LyricsCache?, online: (any LyricsSource)?, timeout: Double = defaultTimeout
-  ) -> LyricsResolver {
-    var sources: [any LyricsSource] = [SidecarLyricsSource(), EmbeddedLyricsSource()]
-    if let cache { sources.append(CachedLyricsSource(cache: cache)) }
-    if let online { sources.append(online) }
-    return LyricsResolver(sources: sources, cache: cache, timeout: timeout)
-  }
-
   /// Looks up the lyrics of the track that `query` describes.
   public func resolve(_ query: LyricsQuery) async -> LyricsResult {
     let clock = ContinuousClock()

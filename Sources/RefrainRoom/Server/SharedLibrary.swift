@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainTags
 
 /// The audio files a room server shares: every file under each library folder with an
 /// extension the local scanner indexes (``audioExtensions``), named by its path relative to
@@ -17,9 +18,7 @@ public struct SharedLibrary: Sendable {
 
   /// The extensions shared, in any case: those the local library's scan indexes (MP3, FLAC,
   /// Ogg Vorbis, Opus, WAV, M4A/MP4 and ADTS AAC).
-  public static let audioExtensions: Set<String> = [
-    "mp3", "flac", "ogg", "oga", "opus", "wav", "m4a", "mp4", "aac",
-  ]
+  public static let audioExtensions: Set<String> = AudioFormat.roomExtensions
 
   /// What the server knows of a file's tags.
   public typealias TagLookup =

@@ -22,7 +22,7 @@ public final class M4ADecoder: AudioDecoder {
   /// A short name for messages: the path.
   public let name: String
   /// The PCM format: stereo at the AAC stream's output rate.
-  public let format: AudioFormat
+  public let format: PCMFormat
   /// The duration in seconds, after the gapless trim.
   public let duration: Double?
   /// The encoder delay and padding dropped, in frames.
@@ -135,7 +135,7 @@ public final class M4ADecoder: AudioDecoder {
       }
       frameLength = length
       primingFrames = frameLength > 1024 || objectType != 2 ? 4 : 1
-      format = AudioFormat(sampleRate: aac.sampleRate, channels: 2)
+      format = PCMFormat(sampleRate: aac.sampleRate, channels: 2)
       if track.mediaDuration == 0 { track.mediaDuration = table.duration }
       let tags = movie.tags.flatMap { try? MP4Metadata(ilst: $0, from: reader) }
       let gapless = track.gapless(
@@ -371,10 +371,6 @@ extension M4ADecoder: AudioDecoderFormat {
 
   /// An `ftyp` box first: its type 4 bytes in (MP4, M4A, M4B; QuickTime files that have
   /// one).
-  public static func recognizes(_ head: [UInt8]) -> Bool {
-    head.count >= 8 && head[4..<8].elementsEqual("ftyp".utf8)
-  }
-
   public static func open(path: String) throws -> any AudioDecoder {
     try M4ADecoder(path: path)
   }

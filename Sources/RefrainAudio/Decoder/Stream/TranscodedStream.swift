@@ -35,7 +35,7 @@ final class TranscodedStream: AudioDecoder {
     self.open = open
   }
 
-  var format: AudioFormat { inner.format }
+  var format: PCMFormat { inner.format }
   var duration: Double? { knownDuration ?? inner.duration.map { $0 + offset } }
   var gaplessTrim: (start: Int, end: Int) { inner.gaplessTrim }
   var isAtEnd: Bool { inner.isAtEnd }

@@ -1,0 +1,72 @@
+"""One owner, checked in the source: what a front end may not do does not appear in it.
+
+- The presenter (playback and the queue) lives in RefrainSession and nothing outside it
+  names it or its mutating methods.
+- There is no `editLibrary`: library edits are commands.
+- There is no `JSONSerialization`: every JSON message is `Codable`.
+- There is one `SessionHost`, and every front end (the full-screen player, `refrain play`,
+  `refrain room join`) runs on it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ROOT / "Sources"
+
+
+def swift_files(under: Path = SOURCES) -> list[Path]:
+    return sorted(under.rglob("*.swift"))
+
+
+def code(path: Path) -> str:
+    """The file without its comments, so a doc comment that names a thing is not a use."""
+    text = path.read_text()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(line.split("//", 1)[0] for line in text.split("\n"))
+
+
+def uses(pattern: str, files: list[Path]) -> list[str]:
+    found = []
+    for path in files:
+        for number, line in enumerate(code(path).split("\n"), 1):
+            if re.search(pattern, line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def outside_session() -> list[Path]:
+    return [p for p in swift_files() if "RefrainSession" not in p.parts]
+
+
+def test_no_front_end_reaches_the_presenter_or_the_queue_it_owns():
+    presenter = uses(r"\bPlaybackPresenter\b|\bsession\.playback\b", outside_session())
+    assert not presenter, "\n".join(presenter)
+    # The presenter itself is internal to RefrainSession.
+    declaration = (SOURCES / "RefrainSession" / "Playback" / "PlaybackPresenter.swift").read_text()
+    assert re.search(r"^final class PlaybackPresenter\b", declaration, flags=re.M), \
+        "PlaybackPresenter is visible outside RefrainSession"
+    session = (SOURCES / "RefrainSession" / "Session.swift").read_text()
+    assert re.search(r"^  let playback: PlaybackPresenter", session, flags=re.M), \
+        "Session.playback is visible outside RefrainSession"
+
+
+def test_library_edits_are_commands():
+    assert not uses(r"\beditLibrary\b", swift_files())
+
+
+def test_every_json_message_is_codable():
+    found = uses(r"\bJSONSerialization\b|\[String: Any\]", swift_files())
+    assert not found, "\n".join(found)
+
+
+def test_one_host_runs_every_front_end():
+    hosts = uses(r"^\s*(final )?class SessionHost\b", swift_files())
+    assert len(hosts) == 1, hosts
+    front_ends = {p.name for p in swift_files() if re.search(r"class \w+: SessionFrontEnd", code(p))}
+    assert front_ends == {"MainLoop.swift", "HeadlessSession.swift", "HeadlessRoomMember.swift"}, front_ends
+    # No front end builds a poll loop of its own: the host's is the only one.
+    loops = uses(r"PollLoop\(\)", swift_files())
+    assert [line.split(":")[0] for line in loops] == ["Sources/refrain/Host/SessionHost.swift"], loops
