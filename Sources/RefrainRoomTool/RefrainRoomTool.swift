@@ -25,101 +25,38 @@ struct Serve: AsyncParsableCommand {
       connection needs the token (kept in $XDG_DATA_HOME/refrain/room-token, mode 0600).
       """)
 
-  @Option(name: .long, help: "HOST:PORT to listen on (port 0: any free port).")
-  var listen = "127.0.0.1:7700"
+  @OptionGroup var options: ServeOptions
 
-  @Option(
-    name: .long, help: "A folder of music to share (repeatable): every format the scan indexes.")
-  var library: [String] = []
-
-  @Flag(name: .long, help: "Only the first member (the host) controls playback and the queue.")
-  var hostOnly = false
-
-  @Option(name: .long, help: "Seconds between heartbeats; a member silent for two is dropped.")
-  var heartbeat = RoomProtocol.defaultHeartbeat
-
-  @Option(
-    name: .long,
-    help: "Seconds a new connection has to send its first request, token included.")
-  var headerTimeout = ConnectionLimits().headerTimeout
-
-  @Option(name: .long, help: "Connections waiting to send their token, from every address.")
-  var maxPending = ConnectionLimits().maxPending
-
-  @Option(name: .long, help: "Connections waiting to send their token, from one address.")
-  var maxPendingPerAddress = ConnectionLimits().maxPendingPerAddress
-
-  @Option(name: .long, help: "Seconds an HTTP connection may sit idle between requests.")
-  var idleTimeout = ConnectionLimits().idleTimeout
-
-  /// The connection limits the options ask for, before they are fitted to the process's
-  /// descriptor limit.
-  var limits: ConnectionLimits {
-    var limits = ConnectionLimits()
-    limits.headerTimeout = headerTimeout
-    limits.maxPending = maxPending
-    limits.maxPendingPerAddress = maxPendingPerAddress
-    limits.idleTimeout = idleTimeout
-    return limits
-  }
-
-  func validate() throws {
-    guard headerTimeout >= 0.1, headerTimeout <= 600 else {
-      throw ValidationError("--header-timeout is between 0.1 and 600 seconds, not \(headerTimeout)")
-    }
-    guard idleTimeout >= 0.1, idleTimeout <= 3600 else {
-      throw ValidationError("--idle-timeout is between 0.1 and 3600 seconds, not \(idleTimeout)")
-    }
-    guard maxPending >= 1, maxPendingPerAddress >= 1 else {
-      throw ValidationError("--max-pending and --max-pending-per-address are at least 1")
-    }
-    guard heartbeat >= 0.1, heartbeat <= 300 else {
-      throw ValidationError("--heartbeat is between 0.1 and 300 seconds, not \(heartbeat)")
-    }
-    guard Self.address(listen) != nil else {
-      throw ValidationError("--listen is HOST:PORT (for example 127.0.0.1:7700), not '\(listen)'")
-    }
-    for folder in library {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
-        isFolder.boolValue
-      else { throw ValidationError("--library \(folder): no such folder") }
-    }
-  }
-
-  static func address(_ text: String) -> (host: String, port: Int)? {
-    guard let colon = text.lastIndex(of: ":") else { return nil }
-    var host = String(text[..<colon])
-    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]),
-      (0...65535).contains(port)
-    else { return nil }
-    return (host, port)
+  /// The line printed once the server listens.
+  private struct Listening: Encodable {
+    var event = "listening"
+    var url: String
+    var token: String
   }
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let (host, port) = Self.address(listen)!
+    let (host, port) = options.address
     let data = RoomToken.dataDirectory(environment: environment)
     let token: String
-    let chat: ChatStore
+    let store: RoomStore
     do {
       token = try RoomToken.loadOrCreate(at: RoomToken.fileURL(environment: environment))
-      chat = try ChatStore(url: data.appendingPathComponent("rooms.sqlite"))
+      store = try RoomStore(url: data.appendingPathComponent("rooms.sqlite"))
     } catch {
       Self.fail("\(error)")
     }
     let reader = AudioTagReader()
-    let shared = SharedLibrary(folders: library.map { URL(fileURLWithPath: $0) }) { path in
+    let shared = SharedLibrary(folders: options.library.map { URL(fileURLWithPath: $0) }) { path in
       let info = try? reader.readTags(atPath: path)
       return (info?.title, info?.artist, info?.album, info?.duration)
     }
     let log: @Sendable (String) -> Void = { line in
       FileHandle.standardError.write(Data("refrain-room: \(line)\n".utf8))
     }
-    log("sharing \(shared.tracks.count) tracks from \(library.count) folder(s)")
+    log("sharing \(shared.tracks.count) tracks from \(options.library.count) folder(s)")
     let descriptors = ConnectionLimits.raiseDescriptorLimit()
-    let fitted = limits.fitted(toDescriptors: descriptors)
+    let fitted = options.limits.fitted(toDescriptors: descriptors)
     log(
       "holding up to \(fitted.maxConnections) connections (descriptor limit \(descriptors), "
         + "\(fitted.reservedDescriptors) kept for the chat and the library); "
@@ -128,23 +65,22 @@ struct Serve: AsyncParsableCommand {
         + "\(Self.seconds(fitted.headerTimeout)) each")
     let server = RoomServer(
       options: .init(
-        host: host, port: port, hub: .init(hostOnly: hostOnly, heartbeat: heartbeat),
+        host: host, port: port,
+        hub: .init(hostOnly: options.hostOnly, heartbeat: options.heartbeat),
         limits: fitted),
-      library: shared, chat: chat, token: token, monotonic: Self.monotonic,
-      wallClock: { Int64(Date().timeIntervalSince1970) }, log: log)
+      library: shared, store: store, token: token, monotonic: Self.monotonic,
+      wallClock: { Date().timeIntervalSince1970 }, log: log)
     do {
       try await server.run { bound in
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        let line: [String: String] = [
-          "event": "listening", "url": "ws://\(shownHost):\(bound)", "token": token,
-        ]
-        let data =
-          (try? JSONSerialization.data(
-            withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = Listening(url: "ws://\(shownHost):\(bound)", token: token)
+        let data = (try? encoder.encode(line)) ?? Data()
         FileHandle.standardOutput.write(data + Data("\n".utf8))
       }
     } catch {
-      Self.fail("cannot serve on \(listen): \(error)")
+      Self.fail("cannot serve on \(options.listen): \(error)")
     }
   }
 

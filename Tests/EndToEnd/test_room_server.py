@@ -244,7 +244,7 @@ def test_hello_must_come_first_and_once(server, join):
 
 def test_hello_with_another_protocol_is_refused(server, join):
     m = join(server, "version")
-    m.send({"type": "hello", "protocol": 2, "name": "Mina"})
+    m.send({"type": "hello", "protocol": 99, "name": "Mina"})
     assert m.error("protocol")["code"] == "protocol"
     assert m.wait_closed(5) == 1002
     assert not m.buffered("welcome")

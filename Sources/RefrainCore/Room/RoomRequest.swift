@@ -14,6 +14,9 @@ public enum RoomRequest: Equatable, Sendable {
   case queueAdd(path: String)
   /// Removes a queue entry.
   case queueRemove(entry: Int)
+  /// Moves queue entry `entry` to index `to` of the queue (0 is the first; an index past
+  /// the end moves it last). Protocol 2.
+  case queueMove(entry: Int, to: Int)
   /// Resumes, or starts `entry` (or the current one) from the beginning.
   case play(entry: Int?)
   /// Pauses.
@@ -37,7 +40,7 @@ public enum RoomRequest: Equatable, Sendable {
   /// host).
   public var isControl: Bool {
     switch self {
-    case .queueAdd, .queueRemove, .play, .pause, .seek, .next: return true
+    case .queueAdd, .queueRemove, .queueMove, .play, .pause, .seek, .next: return true
     case .hello, .time, .alive, .library, .chat: return false
     }
   }
@@ -66,6 +69,13 @@ public enum RoomRequest: Equatable, Sendable {
       case "queue_add": return .queueAdd(path: try decoder.decode(Path.self, from: data).path)
       case "queue_remove":
         return .queueRemove(entry: try decoder.decode(Entry.self, from: data).entry)
+      case "queue_move":
+        let move = try decoder.decode(Wire.self, from: data)
+        guard let entry = move.entry, let index = move.to else {
+          throw ParseError.malformed("\"queue_move\" needs \"entry\" and \"to\"")
+        }
+        guard index >= 0 else { throw ParseError.malformed("\"to\" is an index from 0") }
+        return .queueMove(entry: entry, to: index)
       case "play": return .play(entry: try decoder.decode(OptionalEntry.self, from: data).entry)
       case "pause": return .pause
       case "seek":
@@ -106,27 +116,77 @@ public enum RoomRequest: Equatable, Sendable {
   private struct Seek: Decodable { let position: Double }
   private struct Chat: Decodable { let text: String }
 
-  /// The request as one JSON text frame.
-  public var json: String {
-    var object: [String: Any]
+  /// Every request's fields, flat beside its `type`; a field a request does not have is
+  /// left out of its JSON.
+  private struct Wire: Codable {
+    var type: String
+    var `protocol`: Int?
+    var name: String?
+    var id: Int?
+    var t0: Double?
+    var path: String?
+    var entry: Int?
+    var to: Int?
+    var position: Double?
+    var text: String?
+
+    init(_ type: String) { self.type = type }
+  }
+
+  /// The request's fields on the wire.
+  private var wire: Wire {
     switch self {
     case .hello(let version, let name):
-      object = ["type": "hello", "protocol": version, "name": name]
-    case .time(let id, let t0): object = ["type": "time", "id": id, "t0": t0]
-    case .alive: object = ["type": "alive"]
-    case .library: object = ["type": "library"]
-    case .queueAdd(let path): object = ["type": "queue_add", "path": path]
-    case .queueRemove(let entry): object = ["type": "queue_remove", "entry": entry]
+      var wire = Wire("hello")
+      wire.protocol = version
+      wire.name = name
+      return wire
+    case .time(let id, let t0):
+      var wire = Wire("time")
+      wire.id = id
+      wire.t0 = t0
+      return wire
+    case .alive: return Wire("alive")
+    case .library: return Wire("library")
+    case .queueAdd(let path):
+      var wire = Wire("queue_add")
+      wire.path = path
+      return wire
+    case .queueRemove(let entry):
+      var wire = Wire("queue_remove")
+      wire.entry = entry
+      return wire
+    case .queueMove(let entry, let index):
+      var wire = Wire("queue_move")
+      wire.entry = entry
+      wire.to = index
+      return wire
     case .play(let entry):
-      object = ["type": "play"]
-      if let entry { object["entry"] = entry }
-    case .pause: object = ["type": "pause"]
-    case .seek(let position): object = ["type": "seek", "position": position]
-    case .next: object = ["type": "next"]
-    case .chat(let text): object = ["type": "chat", "text": text]
+      var wire = Wire("play")
+      wire.entry = entry
+      return wire
+    case .pause: return Wire("pause")
+    case .seek(let position):
+      var wire = Wire("seek")
+      wire.position = position
+      return wire
+    case .next: return Wire("next")
+    case .chat(let text):
+      var wire = Wire("chat")
+      wire.text = text
+      return wire
     }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+  }
+
+  private static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  /// The request as one JSON text frame (keys sorted).
+  public var json: String {
+    let data = (try? Self.encoder.encode(wire)) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
   }
 }

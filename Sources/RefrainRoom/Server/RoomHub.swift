@@ -6,7 +6,14 @@ import RefrainCore
 /// The hub never waits for a member: what it sends goes into each member's outbox, which
 /// that member's connection writes on its own. Times come from the clocks it is given, read
 /// only through them: `monotonic` (seconds, never jumps) makes the room clock, `wallClock`
-/// (Unix seconds) only stamps chat for display.
+/// (Unix seconds) stamps chat for display and ties a saved position to a time that outlives
+/// the process.
+///
+/// Each change to a room's queue or playback is saved in the ``RoomStore`` as it is made. A
+/// room that is not in memory (the server restarted, or its last member left) comes back
+/// from what was saved when a member joins it, as it would be had it kept playing
+/// (``SavedRoom/resumed(at:)``); a saved state that cannot be read is one log line and an
+/// empty room.
 public actor RoomHub {
   /// What the server was started with.
   public struct Options: Sendable {
@@ -60,10 +67,10 @@ public actor RoomHub {
   }
 
   private let library: SharedLibrary
-  private let chat: ChatStore
+  private let store: RoomStore
   private let options: Options
   private let monotonic: @Sendable () -> Double
-  private let wallClock: @Sendable () -> Int64
+  private let wallClock: @Sendable () -> Double
   private let started: Double
   private let log: @Sendable (String) -> Void
   private var rooms: [String: Room] = [:]
@@ -72,12 +79,12 @@ public actor RoomHub {
   private var roomOf: [String: String] = [:]
 
   public init(
-    library: SharedLibrary, chat: ChatStore, options: Options,
-    monotonic: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Int64,
+    library: SharedLibrary, store: RoomStore, options: Options,
+    monotonic: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Double,
     log: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.library = library
-    self.chat = chat
+    self.store = store
     self.options = options
     self.monotonic = monotonic
     self.wallClock = wallClock
@@ -93,12 +100,15 @@ public actor RoomHub {
 
   // MARK: - Joining and leaving
 
-  /// Adds a member who said hello with `name` to `roomName`; returns its id.
+  /// Adds a member who said hello with `name` (in `protocolVersion`) to `roomName`, which
+  /// comes back from what was saved when it is not in memory; returns the member's id.
   public func join(
-    roomName: String, name: String, outbox: AsyncStream<Outgoing>.Continuation
+    roomName: String, name: String, protocolVersion: Int = RoomProtocol.version,
+    outbox: AsyncStream<Outgoing>.Continuation
   ) -> String {
     memberCount += 1
     let id = "m\(memberCount)"
+    if rooms[roomName] == nil { restore(roomName) }
     let now = roomClock()
     var room = rooms[roomName] ?? Room(name: roomName, playback: .stopped(at: now))
     room.members.append(Member(id: id, name: name, outbox: outbox, lastSeen: monotonic()))
@@ -107,7 +117,8 @@ public actor RoomHub {
     if room.heartbeatTimer == nil { startHeartbeats(roomName) }
     let welcome = RoomWelcome(
       room: roomName, member: id, hostOnly: options.hostOnly, host: room.host?.id,
-      heartbeatSeconds: options.heartbeat, clock: now)
+      heartbeatSeconds: options.heartbeat, clock: now,
+      protocolVersion: min(protocolVersion, RoomProtocol.version))
     outbox.yield(.text(RoomEvent.welcome(welcome).json))
     broadcastMembers(roomName)
     outbox.yield(.text(queueEvent(room).json))
@@ -143,6 +154,8 @@ public actor RoomHub {
     room.members[index].lastSeen = monotonic()
     rooms[roomName] = room
     let member = room.members[index]
+    // Whatever a control request changed is saved before the next request is read.
+    defer { if request.isControl { save(roomName) } }
     if request.isControl, options.hostOnly, room.host?.id != id {
       return send(
         .error(
@@ -188,6 +201,18 @@ public actor RoomHub {
       } else {
         broadcast(queueEvent(room), in: roomName)
       }
+    case .queueMove(let entry, let target):
+      guard let from = room.queue.firstIndex(where: { $0.entry == entry }) else {
+        return send(
+          .error(code: .notFound, message: "no entry \(entry) in the queue", retryAfter: nil),
+          to: member)
+      }
+      let moved = room.queue.remove(at: from)
+      let to = min(max(0, target), room.queue.count)
+      room.queue.insert(moved, at: to)
+      rooms[roomName] = room
+      broadcast(queueEvent(room), in: roomName)
+      broadcast(.notice("\(member.name) moved \(moved.title) to place \(to + 1)"), in: roomName)
     case .play(let entry):
       if let entry {
         guard let position = room.queue.firstIndex(where: { $0.entry == entry }) else {
@@ -295,10 +320,16 @@ public actor RoomHub {
           retryAfter: Double(seconds)), to: member)
     }
     rooms[roomName] = room
+    // A track whose end is due but whose timer has not fired yet is over: the message is
+    // about what plays now.
+    if let endsAt = room.playback.endsAt, let entry = room.playback.entry, endsAt <= roomClock() {
+      trackEnded(roomName, entry: entry)
+    }
+    let track = rooms[roomName]?.playback.path
     do {
-      let message = try chat.append(
-        room: roomName, track: room.playback.path, member: member.id, sender: member.name,
-        text: cleaned, sentAt: wallClock())
+      let message = try store.append(
+        room: roomName, track: track, member: member.id, sender: member.name,
+        text: cleaned, sentAt: Int64(wallClock()))
       broadcast(.chat(message), in: roomName)
     } catch {
       log("chat not stored: \(error)")
@@ -333,6 +364,7 @@ public actor RoomHub {
     }
     rooms[roomName] = room
     scheduleEnd(roomName)
+    save(roomName)
     broadcast(queueEvent(room), in: roomName)
     broadcast(.state(room.playback), in: roomName)
     broadcast(historyEvent(roomName, track: room.playback.path), in: roomName)
@@ -363,6 +395,56 @@ public actor RoomHub {
     }
     let following = room.queue.firstIndex { $0.entry == entry }.map { $0 + 1 } ?? room.queue.count
     start(roomName, at: following, from: 0)
+  }
+
+  // MARK: - Saving
+
+  /// Saves the queue and playback of `roomName` as they are now; a failure is a log line.
+  private func save(_ roomName: String) {
+    guard let room = rooms[roomName] else { return }
+    let saved = SavedRoom(
+      queue: room.queue, nextEntry: room.nextEntry, entry: room.playback.entry,
+      playing: room.playback.playing, position: room.playback.position(atRoomClock: roomClock()),
+      savedAt: wallClock())
+    do {
+      try store.save(saved, room: roomName)
+    } catch {
+      log("room \(roomName) not saved: \(error)")
+    }
+  }
+
+  /// Brings `roomName` back from what was saved, as it would be now, without members;
+  /// nothing saved leaves it absent, and a state that cannot be read is a log line.
+  private func restore(_ roomName: String) {
+    let saved: SavedRoom
+    do {
+      guard let found = try store.load(room: roomName) else { return }
+      saved = found.resumed(at: wallClock())
+    } catch {
+      return log("\(error)")
+    }
+    let now = roomClock()
+    var room = Room(name: roomName, playback: .stopped(at: now))
+    room.queue = saved.queue
+    room.nextEntry = max(saved.nextEntry, (saved.queue.map(\.entry).max() ?? 0) + 1)
+    if let index = saved.queue.firstIndex(where: { $0.entry == saved.entry }) {
+      let entry = saved.queue[index]
+      room.playback = RoomPlayback(
+        entry: entry.entry, path: entry.path, duration: entry.duration, playing: saved.playing,
+        position: saved.position, at: now)
+    }
+    rooms[roomName] = room
+    if let path = room.playback.path, library.item(path) == nil,
+      let index = room.queue.firstIndex(where: { $0.entry == room.playback.entry })
+    {
+      // Its file left the library while the server was down: on to the next one.
+      start(roomName, at: index, from: 0)
+    } else {
+      scheduleEnd(roomName)
+      save(roomName)
+    }
+    let state = saved.entry.map { "entry \($0) at \(ClockText.minutesSeconds(saved.position))" }
+    log("room \(roomName) restored: \(saved.queue.count) queued, \(state ?? "stopped")")
   }
 
   // MARK: - Heartbeats
@@ -436,7 +518,7 @@ public actor RoomHub {
   }
 
   private func historyEvent(_ roomName: String, track: String?) -> RoomEvent {
-    let messages = (try? chat.history(room: roomName, track: track)) ?? []
+    let messages = (try? store.history(room: roomName, track: track)) ?? []
     return .history(track: track, messages: messages)
   }
 

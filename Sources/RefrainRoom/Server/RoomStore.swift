@@ -2,11 +2,13 @@ import Foundation
 import GRDB
 import RefrainCore
 
-/// Each room's chat, per track, in SQLite (`$XDG_DATA_HOME/refrain/rooms.sqlite`).
+/// What the room server keeps in SQLite (`$XDG_DATA_HOME/refrain/rooms.sqlite`): each room's
+/// chat, per track, and each room's queue and playback (``SavedRoom``).
 ///
-/// Every message is committed before it is sent to anyone, so what members saw survives a
-/// crash of the server.
-public final class ChatStore: Sendable {
+/// Every chat message is committed before it is sent to anyone, and every change to a
+/// room's queue or playback is committed before it is broadcast, so what members saw
+/// survives a crash of the server.
+public final class RoomStore: Sendable {
   private let queue: DatabaseQueue
 
   /// Opens (or creates) the store at `url`.
@@ -42,8 +44,19 @@ public final class ChatStore: Sendable {
           CREATE INDEX chat_by_track ON chat (room, track, id);
           """)
     }
+    migrator.registerMigration("v2 room state") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE room_state (
+            room TEXT PRIMARY KEY NOT NULL,
+            state TEXT NOT NULL
+          );
+          """)
+    }
     return migrator
   }
+
+  // MARK: - Chat
 
   /// Stores a message and returns it with its number.
   public func append(
@@ -75,6 +88,55 @@ public final class ChatStore: Sendable {
           id: row["id"], track: row["track"], from: row["sender"], member: row["member"],
           text: row["text"], sentAt: row["sent_at"])
       }
+    }
+  }
+
+  // MARK: - Queue and playback
+
+  /// Why a room's saved state could not be read.
+  public enum LoadError: Error, CustomStringConvertible {
+    /// The row is there but is not a ``SavedRoom``: the room starts empty.
+    case corrupt(room: String, reason: String)
+
+    public var description: String {
+      switch self {
+      case .corrupt(let room, let reason):
+        return "the saved state of room \(room) cannot be read (\(reason)); it starts empty"
+      }
+    }
+  }
+
+  /// Replaces what is saved of `room` with `state`.
+  public func save(_ state: SavedRoom, room: String) throws {
+    let json = String(decoding: try SavedRoom.encoder.encode(state), as: UTF8.self)
+    try queue.write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO room_state (room, state) VALUES (?, ?)",
+        arguments: [room, json])
+    }
+  }
+
+  /// What is saved of `room`; `nil` when nothing is. Throws ``LoadError/corrupt(room:reason:)``
+  /// for a row that cannot be read, or the database's error.
+  public func load(room: String) throws -> SavedRoom? {
+    let text = try queue.read { db in
+      try String.fetchOne(db, sql: "SELECT state FROM room_state WHERE room = ?", arguments: [room])
+    }
+    guard let text else { return nil }
+    do {
+      return try JSONDecoder().decode(SavedRoom.self, from: Data(text.utf8))
+    } catch {
+      throw LoadError.corrupt(room: room, reason: Self.reason(error))
+    }
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted: return "not JSON"
+    case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      return "\"\(context.codingPath.last?.stringValue ?? "a field")\" has the wrong type"
+    default: return "\(error)"
     }
   }
 }
