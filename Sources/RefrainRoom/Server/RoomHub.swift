@@ -62,6 +62,15 @@ public actor RoomHub {
     var playback: RoomPlayback
     var endTimer: Task<Void, Never>?
     var heartbeatTimer: Task<Void, Never>?
+    /// What was last saved of the queue and playback, so an unchanged room is not written.
+    var saved: Saved?
+
+    /// The parts of a room that are saved.
+    struct Saved: Equatable {
+      var queue: [RoomQueueEntry]
+      var nextEntry: Int
+      var playback: RoomPlayback
+    }
 
     var host: Member? { members.first }
   }
@@ -154,8 +163,6 @@ public actor RoomHub {
     room.members[index].lastSeen = monotonic()
     rooms[roomName] = room
     let member = room.members[index]
-    // Whatever a control request changed is saved before the next request is read.
-    defer { if request.isControl { save(roomName) } }
     if request.isControl, options.hostOnly, room.host?.id != id {
       return send(
         .error(
@@ -364,7 +371,6 @@ public actor RoomHub {
     }
     rooms[roomName] = room
     scheduleEnd(roomName)
-    save(roomName)
     broadcast(queueEvent(room), in: roomName)
     broadcast(.state(room.playback), in: roomName)
     broadcast(historyEvent(roomName, track: room.playback.path), in: roomName)
@@ -399,15 +405,20 @@ public actor RoomHub {
 
   // MARK: - Saving
 
-  /// Saves the queue and playback of `roomName` as they are now; a failure is a log line.
+  /// Saves the queue and playback of `roomName` as they are now, unless they are as last
+  /// saved; a failure is a log line. Called before every `queue` and `state` message goes
+  /// out, so what members were told is on disk before they hear it.
   private func save(_ roomName: String) {
     guard let room = rooms[roomName] else { return }
+    let parts = Room.Saved(queue: room.queue, nextEntry: room.nextEntry, playback: room.playback)
+    guard parts != room.saved else { return }
     let saved = SavedRoom(
       queue: room.queue, nextEntry: room.nextEntry, entry: room.playback.entry,
       playing: room.playback.playing, position: room.playback.position(atRoomClock: roomClock()),
       savedAt: wallClock())
     do {
       try store.save(saved, room: roomName)
+      rooms[roomName]?.saved = parts
     } catch {
       log("room \(roomName) not saved: \(error)")
     }
@@ -489,7 +500,13 @@ public actor RoomHub {
     if !member.deliver(event.json) { dropSlow(member) }
   }
 
+  /// Sends `event` to everyone in the room; the room is saved first when it is news of the
+  /// queue or of playback.
   private func broadcast(_ event: RoomEvent, in roomName: String) {
+    switch event {
+    case .queue, .state: save(roomName)
+    default: break
+    }
     guard let room = rooms[roomName] else { return }
     let text = event.json
     for member in room.members where !member.deliver(text) { dropSlow(member) }
