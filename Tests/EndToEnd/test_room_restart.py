@@ -12,13 +12,12 @@ everyone, and chat after a restart belongs to the track that plays.
 from __future__ import annotations
 
 import queue
-import socket
 import time
 from pathlib import Path
 
 import pytest
 
-from room_harness import JoinedMember, Member, RoomServer, Track, make_library
+from room_harness import FixedPortServer, JoinedMember, Member, RoomServer, Track, free_port, make_library
 
 TIDE = Track("Long/Slow Tide.mp3", "Slow Tide", "Jun", "Long", 40, 330)
 WAVE = Track("Long/Second Wave.mp3", "Second Wave", "Mina", "Long", 40, 550)
@@ -28,25 +27,6 @@ ROOM = "friday"
 @pytest.fixture(scope="module")
 def library(tmp_path_factory) -> Path:
     return make_library(tmp_path_factory.mktemp("room-restart") / "lib", [TIDE, WAVE])
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class FixedPortServer(RoomServer):
-    """A room server that always listens on the same port, so its members find it again."""
-
-    def __init__(self, *args, port: int, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fixed_port = port
-
-    def argv(self) -> list[str]:
-        argv = super().argv()
-        argv[argv.index("127.0.0.1:0")] = f"127.0.0.1:{self.fixed_port}"
-        return argv
 
 
 @pytest.fixture
@@ -77,21 +57,6 @@ def room(refrain_bin, library, tmp_path):
         member.close()
     if server.running():
         server.stop()
-
-
-def timed(member: JoinedMember, what: str, check=lambda e: True, timeout: float = 15) -> tuple[float, dict]:
-    """(arrival time, event) of the next event named `what` that passes `check`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            at, event = member.events.get(timeout=max(0.01, deadline - time.monotonic()))
-        except queue.Empty:
-            break
-        member.seen.append(event)
-        if event.get("event") == what and check(event):
-            return at, event
-    tail = [e.get("event") for e in member.seen[-15:]]
-    raise AssertionError(f"no {what} event within {timeout} s; last events {tail}")
 
 
 def queue_two_and_play(member: JoinedMember) -> list[int]:
@@ -126,7 +91,7 @@ def test_a_killed_server_comes_back_with_the_queue_the_track_and_the_place(room)
     got = mina.wait("queue", lambda e: e["entries"])
     assert [x["entry"] for x in got["entries"]] == entries, got
     assert got["current"] == entries[0], got
-    at, state = timed(mina, "state")
+    at, state = mina.wait_timed("state")
     assert state["path"] == TIDE.path and state["playing"] is True, state
     expected = before + (at - before_at)
     assert abs(state["position"] - expected) < 1.0, (state["position"], expected)

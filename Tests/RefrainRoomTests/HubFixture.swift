@@ -61,6 +61,22 @@ final class HubFixture {
         return nil
       }
     }
+
+    /// The entry numbers of each `queue` message sent so far, in queue order.
+    func queues() async -> [[Int]] {
+      await drain().compactMap { event in
+        if case .queue(let entries, _)? = event { return entries.map(\.entry) }
+        return nil
+      }
+    }
+
+    /// The `chat` messages sent so far.
+    func chats() async -> [RoomChat] {
+      await drain().compactMap { event in
+        if case .chat(let message)? = event { return message }
+        return nil
+      }
+    }
   }
 
   /// The log lines hubs wrote.
@@ -86,6 +102,16 @@ final class HubFixture {
   }
 
   func remove() { try? FileManager.default.removeItem(at: folder) }
+
+  /// Joins `name` to `room` of `hub` and queues `paths` as that member; its id and inbox.
+  func join(
+    _ hub: RoomHub, room: String = "r", name: String = "Mina", queuing paths: [String] = []
+  ) async -> (id: String, inbox: Inbox) {
+    let inbox = Inbox()
+    let id = await hub.join(roomName: room, name: name, outbox: inbox.continuation)
+    for path in paths { await hub.handle(.queueAdd(path: path), from: id) }
+    return (id, inbox)
+  }
 
   /// A hub over the library and `store`, on the fixture's clocks.
   func hub(store: RoomStore, hostOnly: Bool = false) -> RoomHub {

@@ -110,10 +110,7 @@ final class RoomHubTests: XCTestCase {
 
   func testAFileGoneFromTheLibraryIsSkippedWithANotice() async throws {
     let hub = try hub()
-    let inbox = Inbox()
-    let id = await hub.join(roomName: "r", name: "Mina", outbox: inbox.continuation)
-    await hub.handle(.queueAdd(path: "Night/a.mp3"), from: id)
-    await hub.handle(.queueAdd(path: "Night/b.mp3"), from: id)
+    let (id, inbox) = await fixture.join(hub, queuing: ["Night/a.mp3", "Night/b.mp3"])
     try FileManager.default.removeItem(at: folder.appendingPathComponent("Night/a.mp3"))
     _ = await inbox.drain()
     await hub.handle(.play(entry: nil), from: id)

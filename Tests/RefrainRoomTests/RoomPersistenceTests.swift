@@ -87,10 +87,8 @@ final class RoomPersistenceTests: XCTestCase {
 
   func testARestartedServerBringsBackTheQueueTheTrackAndThePosition() async throws {
     let first = try server()
-    let inbox = Inbox()
-    let id = await first.join(roomName: "friday", name: "Mina", outbox: inbox.continuation)
-    await first.handle(.queueAdd(path: "Night/a.mp3"), from: id)
-    await first.handle(.queueAdd(path: "Night/b.mp3"), from: id)
+    let (id, _) = await fixture.join(
+      first, room: "friday", queuing: ["Night/a.mp3", "Night/b.mp3"])
     await first.handle(.play(entry: 2), from: id)
     fixture.clocks.advance(4)
     // Killed: no one leaves. The next run starts 3 s later on a new monotonic clock.
@@ -110,19 +108,14 @@ final class RoomPersistenceTests: XCTestCase {
     XCTAssertEqual(track, "Night/b.mp3")
     // Entry numbers go on from where they were.
     await second.handle(.queueAdd(path: "Night/a.mp3"), from: next)
-    let added = await again.drain().compactMap { event -> [Int]? in
-      if case .queue(let entries, _)? = event { return entries.map(\.entry) }
-      return nil
-    }
+    let added = await again.queues()
     XCTAssertEqual(added.last, [1, 2, 3])
     XCTAssertTrue(fixture.log.lines.contains { $0.contains("room friday restored") })
   }
 
   func testAPausedRoomComesBackPausedWhereItWas() async throws {
     let first = try server()
-    let inbox = Inbox()
-    let id = await first.join(roomName: "friday", name: "Mina", outbox: inbox.continuation)
-    await first.handle(.queueAdd(path: "Night/a.mp3"), from: id)
+    let (id, _) = await fixture.join(first, room: "friday", queuing: ["Night/a.mp3"])
     await first.handle(.play(entry: nil), from: id)
     fixture.clocks.advance(2.5)
     await first.handle(.pause, from: id)
@@ -150,23 +143,19 @@ final class RoomPersistenceTests: XCTestCase {
 
   func testMovingAnEntryReordersTheQueueForEveryone() async throws {
     let hub = try server()
-    let mina = Inbox()
-    let jun = Inbox()
-    let id = await hub.join(roomName: "r", name: "Mina", outbox: mina.continuation)
-    _ = await hub.join(roomName: "r", name: "Jun", outbox: jun.continuation)
-    for path in ["Night/a.mp3", "Night/b.mp3", "Night/a.mp3"] {
-      await hub.handle(.queueAdd(path: path), from: id)
-    }
+    let (_, jun) = await fixture.join(hub, name: "Jun")
+    let (id, mina) = await fixture.join(
+      hub, queuing: ["Night/a.mp3", "Night/b.mp3", "Night/a.mp3"])
     _ = await jun.drain()
     await hub.handle(.queueMove(entry: 3, to: 0), from: id)
     await hub.handle(.queueMove(entry: 1, to: 99), from: id)
     await hub.handle(.queueMove(entry: 42, to: 0), from: id)
     let seen = await jun.drain()
-    let orders = seen.compactMap { event -> [Int]? in
-      if case .queue(let entries, _)? = event { return entries.map(\.entry) }
-      return nil
-    }
-    XCTAssertEqual(orders, [[3, 1, 2], [3, 2, 1]])
+    XCTAssertEqual(
+      seen.compactMap { event -> [Int]? in
+        if case .queue(let entries, _)? = event { return entries.map(\.entry) }
+        return nil
+      }, [[3, 1, 2], [3, 2, 1]])
     XCTAssertTrue(seen.contains(.notice("Mina moved Alpha to place 1")), "\(seen)")
     let refused = await mina.drain().compactMap { event -> RoomErrorCode? in
       if case .error(let code, _, _)? = event { return code }
@@ -181,19 +170,14 @@ final class RoomPersistenceTests: XCTestCase {
 
   func testChatAfterARestartIsStoredWithThePlayingTrack() async throws {
     let first = try server()
-    let inbox = Inbox()
-    let id = await first.join(roomName: "friday", name: "Mina", outbox: inbox.continuation)
-    await first.handle(.queueAdd(path: "Night/b.mp3"), from: id)
+    let (id, _) = await fixture.join(first, room: "friday", queuing: ["Night/b.mp3"])
     await first.handle(.play(entry: nil), from: id)
     fixture.clocks.restart(after: 2)
     let second = try server()
     let again = Inbox()
     let jun = await second.join(roomName: "friday", name: "Jun", outbox: again.continuation)
     await second.handle(.chat(text: "still here"), from: jun)
-    let chat = await again.drain().compactMap { event -> RoomChat? in
-      if case .chat(let message)? = event { return message }
-      return nil
-    }
+    let chat = await again.chats()
     XCTAssertEqual(chat.map(\.track), ["Night/b.mp3"])
     let stored = try RoomStore(url: database).history(room: "friday", track: "Night/b.mp3")
     XCTAssertEqual(stored.map(\.text), ["still here"])
@@ -201,18 +185,12 @@ final class RoomPersistenceTests: XCTestCase {
 
   func testChatJustAfterATrackEndedIsAboutTheNextTrack() async throws {
     let hub = try server()
-    let inbox = Inbox()
-    let id = await hub.join(roomName: "r", name: "Mina", outbox: inbox.continuation)
-    await hub.handle(.queueAdd(path: "Night/a.mp3"), from: id)
-    await hub.handle(.queueAdd(path: "Night/b.mp3"), from: id)
+    let (id, inbox) = await fixture.join(hub, queuing: ["Night/a.mp3", "Night/b.mp3"])
     await hub.handle(.play(entry: nil), from: id)
     // Past the end of the first track on the room clock, before its timer could fire.
     fixture.clocks.advance(30.5)
     await hub.handle(.chat(text: "next one"), from: id)
-    let chat = await inbox.drain().compactMap { event -> RoomChat? in
-      if case .chat(let message)? = event { return message }
-      return nil
-    }
+    let chat = await inbox.chats()
     XCTAssertEqual(chat.map(\.track), ["Night/b.mp3"])
   }
 }

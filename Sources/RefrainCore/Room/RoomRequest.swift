@@ -130,51 +130,39 @@ public enum RoomRequest: Equatable, Sendable {
     var position: Double?
     var text: String?
 
-    init(_ type: String) { self.type = type }
+    init(
+      _ type: String, protocol version: Int? = nil, name: String? = nil, id: Int? = nil,
+      t0: Double? = nil, path: String? = nil, entry: Int? = nil, to: Int? = nil,
+      position: Double? = nil, text: String? = nil
+    ) {
+      self.type = type
+      self.protocol = version
+      self.name = name
+      self.id = id
+      self.t0 = t0
+      self.path = path
+      self.entry = entry
+      self.to = to
+      self.position = position
+      self.text = text
+    }
   }
 
   /// The request's fields on the wire.
   private var wire: Wire {
     switch self {
-    case .hello(let version, let name):
-      var wire = Wire("hello")
-      wire.protocol = version
-      wire.name = name
-      return wire
-    case .time(let id, let t0):
-      var wire = Wire("time")
-      wire.id = id
-      wire.t0 = t0
-      return wire
+    case .hello(let version, let name): return Wire("hello", protocol: version, name: name)
+    case .time(let id, let t0): return Wire("time", id: id, t0: t0)
     case .alive: return Wire("alive")
     case .library: return Wire("library")
-    case .queueAdd(let path):
-      var wire = Wire("queue_add")
-      wire.path = path
-      return wire
-    case .queueRemove(let entry):
-      var wire = Wire("queue_remove")
-      wire.entry = entry
-      return wire
-    case .queueMove(let entry, let index):
-      var wire = Wire("queue_move")
-      wire.entry = entry
-      wire.to = index
-      return wire
-    case .play(let entry):
-      var wire = Wire("play")
-      wire.entry = entry
-      return wire
+    case .queueAdd(let path): return Wire("queue_add", path: path)
+    case .queueRemove(let entry): return Wire("queue_remove", entry: entry)
+    case .queueMove(let entry, let index): return Wire("queue_move", entry: entry, to: index)
+    case .play(let entry): return Wire("play", entry: entry)
     case .pause: return Wire("pause")
-    case .seek(let position):
-      var wire = Wire("seek")
-      wire.position = position
-      return wire
+    case .seek(let position): return Wire("seek", position: position)
     case .next: return Wire("next")
-    case .chat(let text):
-      var wire = Wire("chat")
-      wire.text = text
-      return wire
+    case .chat(let text): return Wire("chat", text: text)
     }
   }
 
