@@ -38,11 +38,14 @@ struct Serve: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let (host, port) = options.address
     let data = RoomToken.dataDirectory(environment: environment)
+    let log: @Sendable (String) -> Void = { line in
+      FileHandle.standardError.write(Data("refrain-room: \(line)\n".utf8))
+    }
     let token: String
     let store: RoomStore
     do {
       token = try RoomToken.loadOrCreate(at: RoomToken.fileURL(environment: environment))
-      store = try RoomStore(url: data.appendingPathComponent("rooms.sqlite"))
+      store = try RoomStore.open(url: data.appendingPathComponent("rooms.sqlite"), log: log)
     } catch {
       Self.fail("\(error)")
     }
@@ -50,9 +53,6 @@ struct Serve: AsyncParsableCommand {
     let shared = SharedLibrary(folders: options.library.map { URL(fileURLWithPath: $0) }) { path in
       let info = try? reader.readTags(atPath: path)
       return (info?.title, info?.artist, info?.album, info?.duration)
-    }
-    let log: @Sendable (String) -> Void = { line in
-      FileHandle.standardError.write(Data("refrain-room: \(line)\n".utf8))
     }
     log("sharing \(shared.tracks.count) tracks from \(options.library.count) folder(s)")
     let descriptors = ConnectionLimits.raiseDescriptorLimit()

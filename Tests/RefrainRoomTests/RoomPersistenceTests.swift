@@ -57,6 +57,20 @@ final class RoomPersistenceTests: XCTestCase {
     }
   }
 
+  func testAFileThatIsNotADatabaseIsSetAsideAndTheServerStartsEmpty() throws {
+    try FileManager.default.createDirectory(
+      at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(String(repeating: "not sqlite at all ", count: 64).utf8).write(to: database)
+    var lines: [String] = []
+    let store = try RoomStore.open(url: database) { lines.append($0) }
+    XCTAssertNil(try store.load(room: "friday"))
+    XCTAssertEqual(lines.count, 1, "\(lines)")
+    XCTAssertTrue(lines.first?.contains("set aside as rooms.sqlite.broken-") == true, "\(lines)")
+    let kept = try FileManager.default.contentsOfDirectory(
+      atPath: database.deletingLastPathComponent().path)
+    XCTAssertTrue(kept.contains { $0.hasPrefix("rooms.sqlite.broken-") }, "\(kept)")
+  }
+
   // MARK: - Resuming
 
   func testAPlayingRoomMovesOnByTheTimeItWasAwayAndPastEntriesThatEnded() {

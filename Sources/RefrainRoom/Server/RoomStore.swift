@@ -21,6 +21,31 @@ public final class RoomStore: Sendable {
     try Self.migrator.migrate(queue)
   }
 
+  /// Opens the store at `url`; a file that is not SQLite or is damaged is set aside as `NAME.broken-UNIXTIME`, said in one `log` line, and a new
+  /// empty store takes its place: the server comes up with empty rooms rather than not at
+  /// all, and nothing is deleted. Throws only when the new store cannot be made either.
+  public static func open(url: URL, log: (String) -> Void) throws -> RoomStore {
+    do {
+      return try RoomStore(url: url)
+    } catch {
+      let aside = url.appendingPathExtension("broken-\(Int(Date().timeIntervalSince1970))")
+      let fileManager = FileManager.default
+      // Only a damaged file is set aside; a busy or unreadable one is the caller's to hear.
+      guard let failure = error as? DatabaseError,
+        failure.resultCode == .SQLITE_NOTADB || failure.resultCode == .SQLITE_CORRUPT,
+        fileManager.fileExists(atPath: url.path)
+      else { throw error }
+      try fileManager.moveItem(at: url, to: aside)
+      for suffix in ["-wal", "-shm", "-journal"] {
+        try? fileManager.removeItem(atPath: url.path + suffix)
+      }
+      log(
+        "\(url.path) cannot be opened (\(error)); set aside as \(aside.lastPathComponent), "
+          + "starting with empty rooms and chat")
+      return try RoomStore(url: url)
+    }
+  }
+
   /// An in-memory store, for tests.
   public init() throws {
     queue = try DatabaseQueue()
