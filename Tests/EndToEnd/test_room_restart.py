@@ -196,3 +196,47 @@ def test_chat_after_a_restart_is_stored_with_the_playing_track(room):
     assert history["track"] == TIDE.path, history
     assert [m["text"] for m in history["messages"]] == ["still here"], history
     assert history["messages"][0]["track"] == TIDE.path
+
+
+def test_a_member_joins_an_older_server_in_its_protocol(refrain_bin, tmp_path):
+    """A protocol-1 server (a stand-in written here) refuses a protocol-2 hello; the member's
+    link says hello again in protocol 1 at once and joins."""
+    import json
+    import threading
+
+    from websockets.sync.server import serve
+
+    hellos: list[int] = []
+
+    def handler(ws) -> None:
+        for frame in ws:
+            message = json.loads(frame)
+            if message["type"] == "hello":
+                hellos.append(message["protocol"])
+                if message["protocol"] != 1:
+                    ws.send(json.dumps({"type": "error", "code": "protocol",
+                                        "message": "this server speaks protocol 1, not 2"}))
+                    ws.close(1002, "protocol 1 only")
+                    return
+                ws.send(json.dumps({"type": "welcome", "protocol": 1, "room": ROOM, "member": "m1",
+                                    "host_only": False, "host": "m1", "heartbeat_s": 5, "clock": 1.0}))
+                ws.send(json.dumps({"type": "members", "members": [{"id": "m1", "name": "Mina", "host": True}]}))
+                ws.send(json.dumps({"type": "queue", "entries": [], "current": None}))
+                ws.send(json.dumps({"type": "state", "entry": None, "path": None, "duration": None,
+                                    "playing": False, "position": 0, "at": 1.0}))
+                ws.send(json.dumps({"type": "history", "track": None, "messages": []}))
+            elif message["type"] == "time":
+                ws.send(json.dumps({"type": "time", "id": message["id"], "t0": message["t0"], "server": 2.0}))
+
+    with serve(handler, "127.0.0.1", 0) as old:
+        port = old.socket.getsockname()[1]
+        threading.Thread(target=old.serve_forever, daemon=True).start()
+        mina = JoinedMember(refrain_bin, tmp_path / "mina", f"ws://127.0.0.1:{port}/rooms/{ROOM}", "t", "Mina")
+        try:
+            mina.wait("joined", timeout=20)
+            assert hellos[:2] == [2, 1], hellos
+            errors = [e for e in mina.seen if e.get("event") == "error"]
+            assert not errors, errors
+        finally:
+            mina.close()
+            old.shutdown()
