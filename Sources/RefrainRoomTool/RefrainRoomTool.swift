@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import RefrainCatalog
 import RefrainCore
 import RefrainRoom
 import RefrainTags
