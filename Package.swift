@@ -206,7 +206,9 @@ let package = Package(
     .testTarget(
       name: "RefrainDesktopTests",
       dependencies: ["RefrainDesktop", "RefrainSession", "RefrainCore", "RefrainTestSupport"]),
-    .testTarget(name: "RefrainRoomTests", dependencies: ["RefrainRoom", "RefrainCore"]),
+    .testTarget(
+      name: "RefrainRoomTests",
+      dependencies: ["RefrainRoom", "RefrainCore", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(
       name: "RefrainTagsTests",
       dependencies: [

@@ -26,24 +26,65 @@ enum DeezerErrors {
   static func parse(_ body: Data) -> APIError? {
     // Error bodies are tiny; skip parsing catalog pages.
     guard body.count < 4096, body.first == UInt8(ascii: "{") else { return nil }
-    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-      let error = object["error"]
-    else { return nil }
-    if let text = error as? String {
-      return APIError(type: "Exception", message: text)
+    guard let error = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error else {
+      return nil
     }
-    guard let fields = error as? [String: Any] else { return nil }
-    let code: Int? =
-      if let number = fields["code"] as? Int {
-        number
-      } else if let text = fields["code"] as? String {
-        Int(text)
-      } else {
-        nil
+    switch error {
+    case .text(let text):
+      return APIError(type: "Exception", message: text)
+    case .fields(let fields):
+      return APIError(
+        type: fields.type ?? "Exception", message: fields.message ?? "unknown error",
+        code: fields.code?.value)
+    }
+  }
+
+  /// A body with an `error`: a string, or an object with `type`, `message` and `code`.
+  private struct ErrorBody: Decodable {
+    let error: Failure?
+
+    enum Failure: Decodable {
+      case text(String)
+      case fields(Fields)
+
+      init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if let text = try? single.decode(String.self) {
+          self = .text(text)
+        } else {
+          self = .fields(try single.decode(Fields.self))
+        }
       }
-    return APIError(
-      type: fields["type"] as? String ?? "Exception",
-      message: fields["message"] as? String ?? "unknown error", code: code)
+    }
+
+    struct Fields: Decodable {
+      let type: String?
+      let message: String?
+      let code: Code?
+
+      init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        type = try? keys.decodeIfPresent(String.self, forKey: .type)
+        message = try? keys.decodeIfPresent(String.self, forKey: .message)
+        code = try? keys.decodeIfPresent(Code.self, forKey: .code)
+      }
+
+      enum CodingKeys: String, CodingKey { case type, message, code }
+    }
+
+    /// A code written as a number or as a string of digits.
+    struct Code: Decodable {
+      let value: Int?
+
+      init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if let number = try? single.decode(Int.self) {
+          value = number
+        } else {
+          value = Int(try single.decode(String.self))
+        }
+      }
+    }
   }
 
   /// What a failed request means to the catalog's caller.

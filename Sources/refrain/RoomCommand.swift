@@ -41,56 +41,28 @@ struct RoomCommand: ParsableCommand {
   }
 }
 
-/// `refrain room serve`: runs `refrain-room serve` in this process's place.
+/// `refrain room serve`: runs `refrain-room serve` in this process's place, with the
+/// arguments as they were typed. The options are declared once, in `refrain-room`
+/// (`ServeOptions`), which also answers `--help`.
 struct RoomServeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
     abstract: "Serve listening rooms and share the music of library folders.",
     discussion: """
       Prints one JSON line when it listens: {"event":"listening","url":"ws://…","token":"…"}. \
-      Members join ws://HOST:PORT/rooms/NAME with the token (docs/rooms.md).
-      """)
+      Members join ws://HOST:PORT/rooms/NAME with the token (docs/rooms.md). The options \
+      (--listen, --library, --host-only, …) are refrain-room serve's: `refrain room serve \
+      --help` lists them.
+      """,
+    // --help goes to refrain-room serve, which knows the options.
+    helpNames: [])
 
-  @Option(name: .long, help: "HOST:PORT to listen on.")
-  var listen = "127.0.0.1:7700"
-
-  @Option(
-    name: .long, help: "A folder of music to share (repeatable): every format the scan indexes.")
-  var library: [String] = []
-
-  @Flag(name: .long, help: "Only the first member (the host) controls playback and the queue.")
-  var hostOnly = false
-
-  @Option(name: .long, help: "Seconds between heartbeats.")
-  var heartbeat: Double?
-
-  @Option(
-    name: .long,
-    help: "Seconds a new connection has to send its first request, token included (10).")
-  var headerTimeout: Double?
-
-  @Option(name: .long, help: "Connections waiting to send their token, from every address (128).")
-  var maxPending: Int?
-
-  @Option(name: .long, help: "Connections waiting to send their token, from one address (16).")
-  var maxPendingPerAddress: Int?
-
-  @Option(name: .long, help: "Seconds an HTTP connection may sit idle between requests (60).")
-  var idleTimeout: Double?
+  @Argument(parsing: .allUnrecognized, help: "The options of refrain-room serve.")
+  var arguments: [String] = []
 
   func run() throws {
     let helper = try RoomCommand.helper()
-    var arguments = [helper, "serve", "--listen", listen]
-    for folder in library { arguments += ["--library", folder] }
-    if hostOnly { arguments.append("--host-only") }
-    if let heartbeat { arguments += ["--heartbeat", String(heartbeat)] }
-    if let headerTimeout { arguments += ["--header-timeout", String(headerTimeout)] }
-    if let maxPending { arguments += ["--max-pending", String(maxPending)] }
-    if let maxPendingPerAddress {
-      arguments += ["--max-pending-per-address", String(maxPendingPerAddress)]
-    }
-    if let idleTimeout { arguments += ["--idle-timeout", String(idleTimeout)] }
-    let argv = arguments.map { strdup($0) } + [nil]
+    let argv = ([helper, "serve"] + arguments).map { strdup($0) } + [nil]
     execv(helper, argv)
     throw ValidationError("cannot run \(helper): \(String(cString: strerror(errno)))")
   }

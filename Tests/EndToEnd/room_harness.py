@@ -2,6 +2,8 @@
 
 - `RoomServer` runs `refrain room serve` with its own XDG folders, reads the one
   `listening` line it prints, and stops it with SIGTERM.
+- `FixedPortServer` is a `RoomServer` on one port (`free_port()`), so that its members
+  find it again after it is killed and started anew.
 - `Member` is a room member: a `websockets` sync client whose frames a background
   thread reads into a buffer, so a test can wait for "the next `state` where …"
   with a timeout and never hang. It answers every `heartbeat` with `alive`
@@ -220,6 +222,26 @@ class RoomServer:
             conn.close()
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class FixedPortServer(RoomServer):
+    """A room server that always listens on the same port, so its members find it again."""
+
+    def __init__(self, *args, port: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fixed_port = port
+
+    def argv(self) -> list[str]:
+        argv = super().argv()
+        argv[argv.index("127.0.0.1:0")] = f"127.0.0.1:{self.fixed_port}"
+        return argv
+
+
 # ---------------------------------------------------------------- a member
 
 def upgrade_status(url: str, headers: dict | None = None) -> tuple[int, bytes]:
@@ -270,15 +292,19 @@ class JoinedMember:
 
     def wait(self, what: str, check=lambda e: True, timeout: float = 15) -> dict:
         """The next event named `what` that passes `check`."""
+        return self.wait_timed(what, check, timeout)[1]
+
+    def wait_timed(self, what: str, check=lambda e: True, timeout: float = 15) -> tuple[float, dict]:
+        """(arrival time, event) of the next event named `what` that passes `check`."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                _, event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
+                at, event = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
             except queue.Empty:
                 break
             self.seen.append(event)
             if event.get("event") == what and check(event):
-                return event
+                return at, event
         tail = [e.get("event") for e in self.seen[-15:]]
         raise AssertionError(f"no {what} event within {timeout} s; last events {tail}; "
                              f"stderr {''.join(self.stderr)[-500:]}")

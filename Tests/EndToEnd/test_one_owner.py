@@ -130,7 +130,11 @@ def test_while_the_room_is_unreachable_commands_are_refused_and_nothing_is_repla
         for track in (TIDE, CAFE):
             assert ctl(tui, "queue", "add", track.path).returncode == 0
         assert ctl(tui, "play").returncode == 0
-        tui.wait_text("Tide Song", timeout=15)
+        deadline = time.monotonic() + 15
+        while (json.loads(ctl(tui, "status").stdout).get("track"), json.loads(ctl(tui, "status").stdout)["state"]) \
+                != ("Tide Song", "playing"):
+            assert time.monotonic() < deadline, "the room's track never played"
+            time.sleep(0.1)
         server.kill()
         deadline = time.monotonic() + 15
         while json.loads(ctl(tui, "status").stdout)["room"]["connected"]:

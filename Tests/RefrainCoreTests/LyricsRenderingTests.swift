@@ -29,19 +29,39 @@ final class LyricsRenderingTests: XCTestCase {
     XCTAssertEqual(String(decoding: document.jsonData(), as: UTF8.self), expected)
   }
 
-  func test_jsonData_agreesWithJSONObject() throws {
-    let parsed = try JSONSerialization.jsonObject(with: document.jsonData()) as? NSDictionary
-    XCTAssertEqual(parsed, document.jsonObject as NSDictionary)
-    let lines = try XCTUnwrap(document.jsonObject["lines"] as? [[String: Any]])
-    XCTAssertEqual(lines.map { $0["words"] != nil }, [true, false, false, false])
+  /// The CLI JSON read back, as a client of `refrain lyrics --json` reads it.
+  private struct Decoded: Decodable, Equatable {
+    struct Word: Decodable, Equatable {
+      var ms: Int
+      var text: String
+    }
+    struct Line: Decodable, Equatable {
+      var ms: Int
+      var text: String
+      var words: [Word]?
+    }
+    var tags: [String: String]
+    var offset_ms: Int
+    var lines: [Line]
+    var skipped: Int
+  }
+
+  func test_jsonData_readsBackAsTheDocument() throws {
+    let decoded = try JSONDecoder().decode(Decoded.self, from: document.jsonData())
+    XCTAssertEqual(decoded.tags, document.tags)
+    XCTAssertEqual(decoded.offset_ms, document.offsetMs)
+    XCTAssertEqual(decoded.skipped, document.skipped)
+    XCTAssertEqual(decoded.lines.map(\.ms), document.lines.map(\.ms))
+    XCTAssertEqual(decoded.lines.map(\.text), document.lines.map(\.text))
+    XCTAssertEqual(decoded.lines.map { $0.words != nil }, [true, false, false, false])
   }
 
   func test_jsonData_escapesControlCharacters() throws {
     let odd = LyricsDocument(lines: [LyricLine(ms: 1, text: "a\u{1B}[31m\tb\n\"c\"")])
     let json = String(decoding: odd.jsonData(), as: UTF8.self)
     XCTAssertTrue(json.contains(#""text":"a\u001b[31m\tb\n\"c\"""#), json)
-    let parsed = try JSONSerialization.jsonObject(with: odd.jsonData()) as? NSDictionary
-    XCTAssertEqual(parsed, odd.jsonObject as NSDictionary)
+    let decoded = try JSONDecoder().decode(Decoded.self, from: odd.jsonData())
+    XCTAssertEqual(decoded.lines.map(\.text), ["a\u{1B}[31m\tb\n\"c\""])
   }
 
   func test_jsonData_ofPlainLyrics_listsTextAtZero() {

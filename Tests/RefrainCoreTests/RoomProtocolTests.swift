@@ -11,7 +11,8 @@ final class RoomProtocolTests: XCTestCase {
   func testEveryRequestReadsBackFromItsOwnJSON() throws {
     let requests: [RoomRequest] = [
       .hello(protocolVersion: 1, name: "Mina"), .time(id: 7, t0: 81234.5), .alive, .library,
-      .queueAdd(path: "Night Walks/01 Umbrella.mp3"), .queueRemove(entry: 4), .play(entry: nil),
+      .queueAdd(path: "Night Walks/01 Umbrella.mp3"), .queueRemove(entry: 4),
+      .queueMove(entry: 4, to: 0), .play(entry: nil),
       .play(entry: 3), .pause, .seek(position: 10.25), .next, .chat(text: "this bridge!"),
     ]
     for request in requests {
@@ -121,7 +122,7 @@ final class RoomProtocolTests: XCTestCase {
         RoomWelcome(
           room: "r", member: "m1", hostOnly: true, host: "m1", heartbeatSeconds: 5, clock: 0)
       ).json)
-    XCTAssertEqual(welcome["protocol"] as? Int, 1)
+    XCTAssertEqual(welcome["protocol"] as? Int, RoomProtocol.version)
     XCTAssertEqual(welcome["host_only"] as? Bool, true)
     XCTAssertEqual(welcome["heartbeat_s"] as? Double, 5)
     let chat = try object(

@@ -7,67 +7,17 @@ import XCTest
 /// The room server's hub without a network: what members are sent when they join, control,
 /// chat and leave, on clocks the test moves.
 final class RoomHubTests: XCTestCase {
-  /// Clocks the test moves: monotonic seconds and Unix seconds.
-  private final class Clocks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds = 50.0
-    var monotonic: Double { lock.withLock { seconds } }
-    func advance(_ delta: Double) { lock.withLock { seconds += delta } }
-  }
+  private typealias Inbox = HubFixture.Inbox
+  private var fixture: HubFixture!
+  private var folder: URL { fixture.folder }
+  private var clocks: HubFixture.Clocks { fixture.clocks }
 
-  /// What one member was sent.
-  private final class Inbox: @unchecked Sendable {
-    let stream: AsyncStream<RoomHub.Outgoing>
-    let continuation: AsyncStream<RoomHub.Outgoing>.Continuation
-    private var iterator: AsyncStream<RoomHub.Outgoing>.Iterator
+  override func setUpWithError() throws { fixture = try HubFixture() }
 
-    init() {
-      (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-      iterator = stream.makeAsyncIterator()
-    }
-
-    /// Everything sent so far, as events (a close as nil).
-    func drain() async -> [RoomEvent?] {
-      continuation.yield(.text("{\"type\":\"__end\"}"))
-      var events: [RoomEvent?] = []
-      while let next = await iterator.next() {
-        if case .text(let text) = next {
-          if text == "{\"type\":\"__end\"}" { break }
-          events.append(RoomEvent.parse(text))
-        } else {
-          events.append(nil)
-        }
-      }
-      return events
-    }
-  }
-
-  private var folder: URL!
-  private var clocks: Clocks!
-
-  override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "refrain-hub-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: folder.appendingPathComponent("Night"), withIntermediateDirectories: true)
-    for name in ["Night/a.mp3", "Night/b.mp3"] {
-      try Data([0xFF, 0xFB]).write(to: folder.appendingPathComponent(name))
-    }
-    clocks = Clocks()
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
-  }
+  override func tearDownWithError() throws { fixture.remove() }
 
   private func hub(hostOnly: Bool = false) throws -> RoomHub {
-    let library = SharedLibrary(folders: [folder]) { path in
-      ((path as NSString).lastPathComponent.hasPrefix("a") ? "Alpha" : "Beta", "Mina", nil, 30)
-    }
-    let clocks = self.clocks!
-    return RoomHub(
-      library: library, chat: try ChatStore(), options: .init(hostOnly: hostOnly, heartbeat: 60),
-      monotonic: { clocks.monotonic }, wallClock: { 1_764_230_400 })
+    try fixture.hub(store: RoomStore(), hostOnly: hostOnly)
   }
 
   func testJoiningSendsWelcomeMembersQueueStateAndHistoryInOrder() async throws {
@@ -160,10 +110,7 @@ final class RoomHubTests: XCTestCase {
 
   func testAFileGoneFromTheLibraryIsSkippedWithANotice() async throws {
     let hub = try hub()
-    let inbox = Inbox()
-    let id = await hub.join(roomName: "r", name: "Mina", outbox: inbox.continuation)
-    await hub.handle(.queueAdd(path: "Night/a.mp3"), from: id)
-    await hub.handle(.queueAdd(path: "Night/b.mp3"), from: id)
+    let (id, inbox) = await fixture.join(hub, queuing: ["Night/a.mp3", "Night/b.mp3"])
     try FileManager.default.removeItem(at: folder.appendingPathComponent("Night/a.mp3"))
     _ = await inbox.drain()
     await hub.handle(.play(entry: nil), from: id)

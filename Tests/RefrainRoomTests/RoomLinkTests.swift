@@ -22,4 +22,38 @@ final class RoomLinkTests: XCTestCase {
     XCTAssertEqual(
       RoomLink.withToken("ws://h:1/rooms/a?x=1", token: "t"), "ws://h:1/rooms/a?x=1&token=t")
   }
+
+  // MARK: - Requests during an outage
+
+  /// The lines a queue dropped, with the retry time it gave.
+  private final class Dropped: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+  }
+
+  func testRequestsWhileTheRoomIsUnreachableAreDroppedAndReportedNeverSentLater() async {
+    let dropped = Dropped()
+    let lines = LineQueue { line, _ in dropped.append(line) }
+    lines.push(#"{"type":"library"}"#)
+    // The connection ends with that line still waiting: it is dropped, not kept.
+    lines.refuse(retryAt: nil)
+    lines.push(#"{"type":"next"}"#)
+    lines.push("   ")
+    XCTAssertEqual(dropped.lines, [#"{"type":"library"}"#, #"{"type":"next"}"#])
+    lines.accept()
+    lines.push(#"{"type":"pause"}"#)
+    let next = await lines.next()
+    XCTAssertEqual(next, #"{"type":"pause"}"#, "only what came after the reconnection is sent")
+  }
+
+  func testADroppedRequestIsOneLineThatSaysWhatAndWhen() {
+    XCTAssertEqual(
+      RoomLink.dropped(#"{"type":"next"}"#, retryIn: 3),
+      "the room is unreachable: \"next\" was not sent (reconnecting in 3 s)")
+    XCTAssertEqual(
+      RoomLink.dropped("nonsense", retryIn: nil),
+      "the room is unreachable: a request was not sent (reconnecting)")
+  }
 }

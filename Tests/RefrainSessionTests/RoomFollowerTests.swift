@@ -173,4 +173,44 @@ final class RoomFollowerTests: XCTestCase {
     XCTAssertEqual(player.state, .playing, "the member plays on")
     XCTAssertFalse(player.calls.contains(.stop))
   }
+
+  func testWhileTheRoomIsLostTheFollowerKnowsWhenTheLinkTriesAgain() {
+    XCTAssertNil(follower.reconnectIn)
+    _ = follower.receive(
+      line: #"{"reason":"cannot reach the room server","retry_in":4,"state":"lost","type":"link"}"#)
+    XCTAssertFalse(follower.connected)
+    clock.now += 1
+    XCTAssertEqual(follower.reconnectIn ?? -1, 3, accuracy: 1e-9)
+    clock.now += 10
+    XCTAssertEqual(follower.reconnectIn, 0)
+    _ = follower.receive(line: #"{"state":"connected","type":"link"}"#)
+    XCTAssertTrue(follower.connected)
+    XCTAssertNil(follower.reconnectIn)
+  }
+
+  func testARequestDroppedDuringAnOutageIsOneErrorLine() {
+    let updates = receive(
+      .error(
+        code: .unreachable,
+        message: "the room is unreachable: \"next\" was not sent (reconnecting in 3 s)",
+        retryAfter: 3))
+    XCTAssertEqual(updates.count, 1)
+    XCTAssertEqual(updates.first?.statusLine?.isError, true)
+    XCTAssertEqual(
+      updates.first?.statusLine?.text,
+      "the room is unreachable: \"next\" was not sent (reconnecting in 3 s)")
+  }
+
+  func testARequestAnOlderServerDoesNotKnowIsRefusedInOneLine() {
+    let updates = receive(
+      .error(code: .unknownType, message: "no message of type \"queue_move\"", retryAfter: nil))
+    guard case .error(.unknownType, let message)? = updates.first else {
+      return XCTFail("\(updates)")
+    }
+    XCTAssertFalse(message.contains("\n"))
+    XCTAssertEqual(
+      message,
+      "the room server does not know that request (an older server?): no message of type \"queue_move\""
+    )
+  }
 }

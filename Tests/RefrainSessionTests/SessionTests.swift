@@ -229,6 +229,10 @@ final class SessionHonestAnswerTests: XCTestCase {
     XCTAssertEqual(session.queue.entries.map(\.track.id), ["c", "a", "b"])
     XCTAssertEqual(session.execute(.queueRemove(3)), .done(message: "removed Track b"))
     XCTAssertEqual(session.execute(.queueRemove(5)), .failed("no entry 5 in the queue (it has 2)"))
+    XCTAssertEqual(
+      session.execute(.queueMove(from: 2, to: 3)), .failed("Track a is already last in the queue"))
+    XCTAssertEqual(
+      session.execute(.queueMove(from: 1, to: 0)), .failed("Track c is already first in the queue"))
     XCTAssertEqual(session.execute(.queuePlay(1)), .done(message: nil))
     XCTAssertEqual(session.snapshot.track?.id, "c")
     XCTAssertEqual(session.execute(.queueList), .done(message: "2 in the queue"))

@@ -7,18 +7,6 @@ import Foundation
 /// "skipped":N}`. Lines keep the document's stable order, `ms` does not include the offset,
 /// and `words` appears only on word-timed lines.
 extension LyricsDocument {
-  /// The CLI JSON contract as Foundation objects, for embedding in a larger JSON value.
-  public var jsonObject: [String: Any] {
-    let lineObjects: [[String: Any]] = lines.map { line in
-      var object: [String: Any] = ["ms": line.ms, "text": line.text]
-      if let words = line.words {
-        object["words"] = words.map { ["ms": $0.ms, "text": $0.text] as [String: Any] }
-      }
-      return object
-    }
-    return ["tags": tags, "offset_ms": offsetMs, "lines": lineObjects, "skipped": skipped]
-  }
-
   /// The CLI JSON contract as compact UTF-8: `tags`, `offset_ms`, `lines` (each `ms`,
   /// `text`, `words` only on word-timed lines, and with `romanize` a `romanized` string on
   /// each line that has one) and `skipped`.

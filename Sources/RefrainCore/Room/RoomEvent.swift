@@ -185,11 +185,13 @@ public struct RoomWelcome: Codable, Equatable, Sendable {
   public var heartbeatSeconds: Double
   public var clock: Double
 
+  /// A welcome in `protocolVersion` (the version both sides speak; this side's own by
+  /// default).
   public init(
     room: String, member: String, hostOnly: Bool, host: String?, heartbeatSeconds: Double,
-    clock: Double
+    clock: Double, protocolVersion: Int = RoomProtocol.version
   ) {
-    self.protocol = RoomProtocol.version
+    self.protocol = protocolVersion
     self.room = room
     self.member = member
     self.hostOnly = hostOnly
@@ -207,15 +209,27 @@ public struct RoomWelcome: Codable, Equatable, Sendable {
 
 /// The error codes of the protocol.
 public enum RoomErrorCode: String, Codable, Sendable {
+  /// Not JSON, not an object, or a field of the wrong type.
   case malformed
+  /// A `type` the server's version does not have (an older server, a newer request).
   case unknownType = "unknown_type"
+  /// A binary frame.
   case binary
+  /// `hello` missing, repeated, or of a version the server does not speak.
   case `protocol`
+  /// Control by a member who is not the host, with `--host-only`.
   case notAllowed = "not_allowed"
+  /// A path or entry that does not exist.
   case notFound = "not_found"
+  /// Too many chat messages; `retry_after` says when to try again.
   case rateLimited = "rate_limited"
+  /// A chat message over the limit.
   case tooLong = "too_long"
+  /// A chat message with nothing left after cleaning.
   case empty
+  /// Never from the server: the member's link dropped a request because the server could
+  /// not be reached (nothing is kept to be sent later).
+  case unreachable
 }
 
 /// A message from the room server to a member (docs/room-protocol.md).

@@ -1,7 +1,16 @@
-/// The fixed numbers of the listening-room protocol, version 1 (docs/room-protocol.md).
+/// The fixed numbers of the listening-room protocol, version 2 (docs/room-protocol.md).
 public enum RoomProtocol {
-  /// The protocol version a `hello` names and `welcome` answers.
-  public static let version = 1
+  /// The protocol version this side speaks: a member names it in `hello`; the server's
+  /// `welcome` answers the version both speak.
+  public static let version = 2
+  /// The oldest version still spoken: a server welcomes a `hello` of any version from this
+  /// one to ``version`` (version 2 only adds `queue_move`), and a member whose `hello` an
+  /// older server refuses says hello again with this one.
+  public static let oldestVersion = 1
+  /// Whether a `hello` of `version` is welcome.
+  public static func speaks(_ version: Int) -> Bool {
+    (oldestVersion...self.version).contains(version)
+  }
   /// The largest frame accepted; a larger one closes the connection (1009).
   public static let maxFrameBytes = 65_536
   /// The longest chat message, in characters, after cleaning.

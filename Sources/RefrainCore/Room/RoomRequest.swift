@@ -14,7 +14,8 @@ public enum RoomRequest: Equatable, Sendable {
   case queueAdd(path: String)
   /// Removes a queue entry.
   case queueRemove(entry: Int)
-  /// Moves a queue entry to index `to` (from 0) of the queue.
+  /// Moves queue entry `entry` to index `to` of the queue (0 is the first; an index past
+  /// the end moves it last). Protocol 2.
   case queueMove(entry: Int, to: Int)
   /// Resumes, or starts `entry` (or the current one) from the beginning.
   case play(entry: Int?)
@@ -69,8 +70,12 @@ public enum RoomRequest: Equatable, Sendable {
       case "queue_remove":
         return .queueRemove(entry: try decoder.decode(Entry.self, from: data).entry)
       case "queue_move":
-        let move = try decoder.decode(Move.self, from: data)
-        return .queueMove(entry: move.entry, to: move.to)
+        let move = try decoder.decode(Wire.self, from: data)
+        guard let entry = move.entry, let index = move.to else {
+          throw ParseError.malformed("\"queue_move\" needs \"entry\" and \"to\"")
+        }
+        guard index >= 0 else { throw ParseError.malformed("\"to\" is an index from 0") }
+        return .queueMove(entry: entry, to: index)
       case "play": return .play(entry: try decoder.decode(OptionalEntry.self, from: data).entry)
       case "pause": return .pause
       case "seek":
@@ -107,36 +112,69 @@ public enum RoomRequest: Equatable, Sendable {
   }
   private struct Path: Decodable { let path: String }
   private struct Entry: Decodable { let entry: Int }
-  private struct Move: Decodable {
-    let entry: Int
-    let to: Int
-  }
   private struct OptionalEntry: Decodable { let entry: Int? }
   private struct Seek: Decodable { let position: Double }
   private struct Chat: Decodable { let text: String }
 
-  /// The request as one JSON text frame.
-  public var json: String {
-    var object: [String: Any]
-    switch self {
-    case .hello(let version, let name):
-      object = ["type": "hello", "protocol": version, "name": name]
-    case .time(let id, let t0): object = ["type": "time", "id": id, "t0": t0]
-    case .alive: object = ["type": "alive"]
-    case .library: object = ["type": "library"]
-    case .queueAdd(let path): object = ["type": "queue_add", "path": path]
-    case .queueRemove(let entry): object = ["type": "queue_remove", "entry": entry]
-    case .queueMove(let entry, let to): object = ["type": "queue_move", "entry": entry, "to": to]
-    case .play(let entry):
-      object = ["type": "play"]
-      if let entry { object["entry"] = entry }
-    case .pause: object = ["type": "pause"]
-    case .seek(let position): object = ["type": "seek", "position": position]
-    case .next: object = ["type": "next"]
-    case .chat(let text): object = ["type": "chat", "text": text]
+  /// Every request's fields, flat beside its `type`; a field a request does not have is
+  /// left out of its JSON.
+  private struct Wire: Codable {
+    var type: String
+    var `protocol`: Int?
+    var name: String?
+    var id: Int?
+    var t0: Double?
+    var path: String?
+    var entry: Int?
+    var to: Int?
+    var position: Double?
+    var text: String?
+
+    init(
+      _ type: String, protocol version: Int? = nil, name: String? = nil, id: Int? = nil,
+      t0: Double? = nil, path: String? = nil, entry: Int? = nil, to: Int? = nil,
+      position: Double? = nil, text: String? = nil
+    ) {
+      self.type = type
+      self.protocol = version
+      self.name = name
+      self.id = id
+      self.t0 = t0
+      self.path = path
+      self.entry = entry
+      self.to = to
+      self.position = position
+      self.text = text
     }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+  }
+
+  /// The request's fields on the wire.
+  private var wire: Wire {
+    switch self {
+    case .hello(let version, let name): return Wire("hello", protocol: version, name: name)
+    case .time(let id, let t0): return Wire("time", id: id, t0: t0)
+    case .alive: return Wire("alive")
+    case .library: return Wire("library")
+    case .queueAdd(let path): return Wire("queue_add", path: path)
+    case .queueRemove(let entry): return Wire("queue_remove", entry: entry)
+    case .queueMove(let entry, let index): return Wire("queue_move", entry: entry, to: index)
+    case .play(let entry): return Wire("play", entry: entry)
+    case .pause: return Wire("pause")
+    case .seek(let position): return Wire("seek", position: position)
+    case .next: return Wire("next")
+    case .chat(let text): return Wire("chat", text: text)
+    }
+  }
+
+  private static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  /// The request as one JSON text frame (keys sorted).
+  public var json: String {
+    let data = (try? Self.encoder.encode(wire)) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
   }
 }

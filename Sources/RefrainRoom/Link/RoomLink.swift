@@ -19,8 +19,14 @@ import RefrainCore
 /// the two processes), and reconnecting with backoff when the server goes away. What it
 /// adds to the stream, besides the server's messages:
 ///
-/// - `{"type":"link","state":"connected"|"lost"|"refused",…}`
-/// - `{"type":"offset","offset_ms":…,"rtt_ms":…}` after each clock probe.
+/// - `{"type":"link","state":"connected"|"lost"|"refused",…}` (`lost` with `reason` and
+///   `retry_in`, the seconds until the next attempt);
+/// - `{"type":"offset","offset_ms":…,"rtt_ms":…}` after each clock probe;
+/// - `{"type":"error","code":"unreachable",…}` for each request that arrived while the room
+///   could not be reached: it is dropped, never kept to be sent later.
+///
+/// It says hello in ``RoomProtocol/version``; a server that refuses that version is greeted
+/// again, at once, in ``RoomProtocol/oldestVersion``.
 public struct RoomLink: Sendable {
   /// Where and as whom to join.
   public struct Options: Sendable {
@@ -42,8 +48,59 @@ public struct RoomLink: Sendable {
 
   public init(options: Options) {
     self.options = options
-    lines = LineQueue()
-    output = LineWriter()
+    let output = LineWriter()
+    self.output = output
+    lines = LineQueue { line, retryAt in
+      let wait = retryAt.map { max(0, ($0 - LinkSession.now() / 1000).rounded(.up)) }
+      output.write(
+        line: RoomEvent.error(
+          code: .unreachable, message: Self.dropped(line, retryIn: wait), retryAfter: wait
+        ).json)
+    }
+  }
+
+  /// What a member is told of a request the link dropped: which one, and when the link
+  /// tries again.
+  static func dropped(_ line: String, retryIn: Double?) -> String {
+    struct Kind: Decodable { let type: String }
+    let kind = (try? JSONDecoder().decode(Kind.self, from: Data(line.utf8)))?.type
+    let what = kind.map { "\"\(TerminalSanitizer.clean(String($0.prefix(40))))\"" } ?? "a request"
+    let when = retryIn.map { "reconnecting in \(Int($0)) s" } ?? "reconnecting"
+    return "the room is unreachable: \(what) was not sent (\(when))"
+  }
+
+  /// A line about the link itself.
+  struct LinkStatus: Encodable {
+    var type = "link"
+    var state: String
+    var reason: String?
+    var retryIn: Double?
+
+    init(state: State, reason: String? = nil, retryIn: Double? = nil) {
+      self.state = state.rawValue
+      self.reason = reason
+      self.retryIn = retryIn
+    }
+
+    enum State: String { case connected, lost, refused }
+
+    enum CodingKeys: String, CodingKey {
+      case type, state, reason
+      case retryIn = "retry_in"
+    }
+  }
+
+  /// A line with the clock offset the probes measured.
+  struct OffsetLine: Encodable {
+    var type = "offset"
+    var offsetMs: Double
+    var rttMs: Double
+
+    enum CodingKeys: String, CodingKey {
+      case type
+      case offsetMs = "offset_ms"
+      case rttMs = "rtt_ms"
+    }
   }
 
   /// Seconds between reconnection attempts: 0.5, 1, 2, 4, then 8.
@@ -57,6 +114,7 @@ public struct RoomLink: Sendable {
       lines.close()
     }
     var failures = 0
+    var version = RoomProtocol.version
     let url = Self.withToken(options.url, token: options.token)
     let tls = Self.tlsConfiguration(for: options.url)
     var logger = Logger(label: "refrain-room-link")
@@ -65,34 +123,38 @@ public struct RoomLink: Sendable {
     configuration.maxFrameSize = 1 << 20
     configuration.autoPing = .disabled
     while !lines.isClosed {
-      let session = LinkSession(name: options.name, lines: lines, output: output)
+      let session = LinkSession(
+        name: options.name, version: version, lines: lines, output: output)
+      var reason = "the room server closed the connection"
       do {
         _ = try await WebSocketClient.connect(
           url: url, configuration: configuration, tlsConfiguration: tls, logger: logger
         ) { inbound, outbound, _ in
           try await session.serve(inbound: inbound, outbound: outbound)
         }
-        if session.joined { failures = 0 }
-        if lines.isClosed { return 0 }
-        failures += 1
-        lost("the room server closed the connection", retryIn: Self.backoff(attempt: failures))
       } catch {
-        if session.joined { failures = 0 }
-        if lines.isClosed { return 0 }
-        if !session.connected, let refusal = await Self.refusal(options.url, token: options.token) {
-          output.write(object: ["type": "link", "state": "refused", "reason": refusal])
+        if !session.connected, !lines.isClosed,
+          let refusal = await Self.refusal(options.url, token: options.token)
+        {
+          output.write(LinkStatus(state: .refused, reason: refusal))
           return 2
         }
-        failures += 1
-        lost(Self.describe(error), retryIn: Self.backoff(attempt: failures))
+        reason = Self.describe(error)
       }
-      try? await Task.sleep(nanoseconds: UInt64(Self.backoff(attempt: failures) * 1e9))
+      if session.joined { failures = 0 }
+      if lines.isClosed { return 0 }
+      if session.versionRefused, version > RoomProtocol.oldestVersion {
+        // An older server: hello again, at once, in the oldest version.
+        version = RoomProtocol.oldestVersion
+        continue
+      }
+      failures += 1
+      let wait = Self.backoff(attempt: failures)
+      output.write(LinkStatus(state: .lost, reason: reason, retryIn: wait))
+      lines.refuse(retryAt: LinkSession.now() / 1000 + wait)
+      try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
     }
     return 0
-  }
-
-  private func lost(_ reason: String, retryIn: Double) {
-    output.write(object: ["type": "link", "state": "lost", "reason": reason, "retry_in": retryIn])
   }
 
   /// TLS for a `wss://` room: the system's CAs, or the file `SSL_CERT_FILE` names instead
@@ -157,15 +219,18 @@ public struct RoomLink: Sendable {
 /// One connection: hello, the relay both ways, heartbeats and clock probes.
 final class LinkSession: @unchecked Sendable {
   private let name: String
+  private let version: Int
   private let lines: LineQueue
   private let output: LineWriter
   private let lock = NSLock()
   private var _connected = false
   private var _joined = false
+  private var _versionRefused = false
   private var estimator = ClockOffsetEstimator()
 
-  init(name: String, lines: LineQueue, output: LineWriter) {
+  init(name: String, version: Int, lines: LineQueue, output: LineWriter) {
     self.name = name
+    self.version = version
     self.lines = lines
     self.output = output
   }
@@ -174,6 +239,8 @@ final class LinkSession: @unchecked Sendable {
   var connected: Bool { lock.withLock { _connected } }
   /// Whether the server welcomed the member.
   var joined: Bool { lock.withLock { _joined } }
+  /// Whether the server refused the hello's version (an older server).
+  var versionRefused: Bool { lock.withLock { _versionRefused } }
 
   /// The member's clock, ms (CLOCK_MONOTONIC, as the player's).
   static func now() -> Double {
@@ -184,16 +251,21 @@ final class LinkSession: @unchecked Sendable {
 
   func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
     lock.withLock { _connected = true }
-    output.write(object: ["type": "link", "state": "connected"])
-    try await outbound.write(
-      .text(RoomRequest.hello(protocolVersion: RoomProtocol.version, name: name).json))
+    lines.accept()
+    output.write(RoomLink.LinkStatus(state: .connected))
+    try await outbound.write(.text(RoomRequest.hello(protocolVersion: version, name: name).json))
     try await withThrowingTaskGroup(of: Void.self) { group in
       // The player's requests.
       group.addTask { [lines] in
         while let line = await lines.next() {
           let trimmed = line.trimmingCharacters(in: .whitespaces)
           if trimmed.isEmpty { continue }
-          try await outbound.write(.text(trimmed))
+          do {
+            try await outbound.write(.text(trimmed))
+          } catch {
+            lines.report(trimmed)
+            throw error
+          }
         }
         try await outbound.close(.normalClosure, reason: "the player left")
       }
@@ -223,13 +295,16 @@ final class LinkSession: @unchecked Sendable {
               return (offset, trip)
             }
             if let (offset, trip) = offset {
-              output.write(object: ["type": "offset", "offset_ms": offset, "rtt_ms": trip])
+              output.write(RoomLink.OffsetLine(offsetMs: offset, rttMs: trip))
             }
           case .heartbeat?:
             try await outbound.write(.text(RoomRequest.alive.json))
           case .welcome?:
             lock.withLock { _joined = true }
             output.write(line: text)
+          case .error(.protocol, _, _)? where !joined && version > RoomProtocol.oldestVersion:
+            // An older server: the link says hello again in the oldest version.
+            lock.withLock { _versionRefused = true }
           default:
             output.write(line: text)
           }
@@ -239,74 +314,5 @@ final class LinkSession: @unchecked Sendable {
       _ = try await group.next()
       group.cancelAll()
     }
-  }
-}
-
-/// Lines from stdin, taken one at a time by whichever connection is current.
-final class LineQueue: @unchecked Sendable {
-  private let lock = NSLock()
-  private var lines: [String] = []
-  private var waiter: CheckedContinuation<String?, Never>?
-  private var closed = false
-
-  var isClosed: Bool { lock.withLock { closed && lines.isEmpty } }
-
-  func push(_ line: String) {
-    let waiting: CheckedContinuation<String?, Never>? = lock.withLock {
-      if let waiter {
-        self.waiter = nil
-        return waiter
-      }
-      lines.append(line)
-      return nil
-    }
-    waiting?.resume(returning: line)
-  }
-
-  func close() {
-    let waiting: CheckedContinuation<String?, Never>? = lock.withLock {
-      closed = true
-      defer { waiter = nil }
-      return waiter
-    }
-    waiting?.resume(returning: nil)
-  }
-
-  /// The next line, or `nil` once stdin is closed and every line was taken.
-  func next() async -> String? {
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let ready: String?? = lock.withLock {
-          if !lines.isEmpty { return .some(lines.removeFirst()) }
-          if closed { return .some(nil) }
-          waiter = continuation
-          return nil
-        }
-        if let ready { continuation.resume(returning: ready) }
-      }
-    } onCancel: {
-      let waiting: CheckedContinuation<String?, Never>? = lock.withLock {
-        defer { waiter = nil }
-        return waiter
-      }
-      waiting?.resume(returning: nil)
-    }
-  }
-}
-
-/// Writes whole lines to stdout, one writer at a time.
-final class LineWriter: @unchecked Sendable {
-  private let lock = NSLock()
-
-  func write(line: String) {
-    lock.withLock {
-      FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-  }
-
-  func write(object: [String: Any]) {
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    else { return }
-    write(line: String(decoding: data, as: UTF8.self))
   }
 }

@@ -91,15 +91,16 @@ struct RoomConnection: Sendable {
               RoomEvent.error(code: .protocol, message: "say hello first", retryAfter: nil).json))
           continue
         }
-        guard version == RoomProtocol.version else {
+        guard RoomProtocol.speaks(version) else {
+          let spoken = "\(RoomProtocol.oldestVersion) to \(RoomProtocol.version)"
           continuation.yield(
             .text(
               RoomEvent.error(
                 code: .protocol,
-                message: "this server speaks protocol \(RoomProtocol.version), not \(version)",
+                message: "this server speaks protocol \(spoken), not \(version)",
                 retryAfter: nil
               ).json))
-          continuation.yield(.close(code: 1002, reason: "protocol \(RoomProtocol.version) only"))
+          continuation.yield(.close(code: 1002, reason: "protocol \(spoken) only"))
           break
         }
         guard let cleaned = RoomProtocol.cleanName(name) else {
@@ -112,7 +113,8 @@ struct RoomConnection: Sendable {
           continue
         }
         helloTimer.cancel()
-        member = await hub.join(roomName: room, name: cleaned, outbox: continuation)
+        member = await hub.join(
+          roomName: room, name: cleaned, protocolVersion: version, outbox: continuation)
       }
     } catch {
       // The connection failed or was closed for a protocol error (a frame too big: 1009).

@@ -6,7 +6,14 @@ import RefrainCore
 /// The hub never waits for a member: what it sends goes into each member's outbox, which
 /// that member's connection writes on its own. Times come from the clocks it is given, read
 /// only through them: `monotonic` (seconds, never jumps) makes the room clock, `wallClock`
-/// (Unix seconds) only stamps chat for display.
+/// (Unix seconds) stamps chat for display and ties a saved position to a time that outlives
+/// the process.
+///
+/// Each change to a room's queue or playback is saved in the ``RoomStore`` as it is made. A
+/// room that is not in memory (the server restarted, or its last member left) comes back
+/// from what was saved when a member joins it, as it would be had it kept playing
+/// (``SavedRoom/resumed(at:)``); a saved state that cannot be read is one log line and an
+/// empty room.
 public actor RoomHub {
   /// What the server was started with.
   public struct Options: Sendable {
@@ -55,15 +62,24 @@ public actor RoomHub {
     var playback: RoomPlayback
     var endTimer: Task<Void, Never>?
     var heartbeatTimer: Task<Void, Never>?
+    /// What was last saved of the queue and playback, so an unchanged room is not written.
+    var saved: Saved?
+
+    /// The parts of a room that are saved.
+    struct Saved: Equatable {
+      var queue: [RoomQueueEntry]
+      var nextEntry: Int
+      var playback: RoomPlayback
+    }
 
     var host: Member? { members.first }
   }
 
   private let library: SharedLibrary
-  private let chat: ChatStore
+  private let store: RoomStore
   private let options: Options
   private let monotonic: @Sendable () -> Double
-  private let wallClock: @Sendable () -> Int64
+  private let wallClock: @Sendable () -> Double
   private let started: Double
   private let log: @Sendable (String) -> Void
   private var rooms: [String: Room] = [:]
@@ -72,12 +88,12 @@ public actor RoomHub {
   private var roomOf: [String: String] = [:]
 
   public init(
-    library: SharedLibrary, chat: ChatStore, options: Options,
-    monotonic: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Int64,
+    library: SharedLibrary, store: RoomStore, options: Options,
+    monotonic: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Double,
     log: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.library = library
-    self.chat = chat
+    self.store = store
     self.options = options
     self.monotonic = monotonic
     self.wallClock = wallClock
@@ -93,12 +109,15 @@ public actor RoomHub {
 
   // MARK: - Joining and leaving
 
-  /// Adds a member who said hello with `name` to `roomName`; returns its id.
+  /// Adds a member who said hello with `name` (in `protocolVersion`) to `roomName`, which
+  /// comes back from what was saved when it is not in memory; returns the member's id.
   public func join(
-    roomName: String, name: String, outbox: AsyncStream<Outgoing>.Continuation
+    roomName: String, name: String, protocolVersion: Int = RoomProtocol.version,
+    outbox: AsyncStream<Outgoing>.Continuation
   ) -> String {
     memberCount += 1
     let id = "m\(memberCount)"
+    if rooms[roomName] == nil { restore(roomName) }
     let now = roomClock()
     var room = rooms[roomName] ?? Room(name: roomName, playback: .stopped(at: now))
     room.members.append(Member(id: id, name: name, outbox: outbox, lastSeen: monotonic()))
@@ -107,7 +126,8 @@ public actor RoomHub {
     if room.heartbeatTimer == nil { startHeartbeats(roomName) }
     let welcome = RoomWelcome(
       room: roomName, member: id, hostOnly: options.hostOnly, host: room.host?.id,
-      heartbeatSeconds: options.heartbeat, clock: now)
+      heartbeatSeconds: options.heartbeat, clock: now,
+      protocolVersion: min(protocolVersion, RoomProtocol.version))
     outbox.yield(.text(RoomEvent.welcome(welcome).json))
     broadcastMembers(roomName)
     outbox.yield(.text(queueEvent(room).json))
@@ -188,16 +208,18 @@ public actor RoomHub {
       } else {
         broadcast(queueEvent(room), in: roomName)
       }
-    case .queueMove(let entry, let to):
-      guard let position = room.queue.firstIndex(where: { $0.entry == entry }) else {
+    case .queueMove(let entry, let target):
+      guard let from = room.queue.firstIndex(where: { $0.entry == entry }) else {
         return send(
           .error(code: .notFound, message: "no entry \(entry) in the queue", retryAfter: nil),
           to: member)
       }
-      let moved = room.queue.remove(at: position)
-      room.queue.insert(moved, at: min(max(0, to), room.queue.count))
+      let moved = room.queue.remove(at: from)
+      let to = min(max(0, target), room.queue.count)
+      room.queue.insert(moved, at: to)
       rooms[roomName] = room
       broadcast(queueEvent(room), in: roomName)
+      broadcast(.notice("\(member.name) moved \(moved.title) to place \(to + 1)"), in: roomName)
     case .play(let entry):
       if let entry {
         guard let position = room.queue.firstIndex(where: { $0.entry == entry }) else {
@@ -305,10 +327,16 @@ public actor RoomHub {
           retryAfter: Double(seconds)), to: member)
     }
     rooms[roomName] = room
+    // A track whose end is due but whose timer has not fired yet is over: the message is
+    // about what plays now.
+    if let endsAt = room.playback.endsAt, let entry = room.playback.entry, endsAt <= roomClock() {
+      trackEnded(roomName, entry: entry)
+    }
+    let track = rooms[roomName]?.playback.path
     do {
-      let message = try chat.append(
-        room: roomName, track: room.playback.path, member: member.id, sender: member.name,
-        text: cleaned, sentAt: wallClock())
+      let message = try store.append(
+        room: roomName, track: track, member: member.id, sender: member.name,
+        text: cleaned, sentAt: Int64(wallClock()))
       broadcast(.chat(message), in: roomName)
     } catch {
       log("chat not stored: \(error)")
@@ -375,6 +403,61 @@ public actor RoomHub {
     start(roomName, at: following, from: 0)
   }
 
+  // MARK: - Saving
+
+  /// Saves the queue and playback of `roomName` as they are now, unless they are as last
+  /// saved; a failure is a log line. Called before every `queue` and `state` message goes
+  /// out, so what members were told is on disk before they hear it.
+  private func save(_ roomName: String) {
+    guard let room = rooms[roomName] else { return }
+    let parts = Room.Saved(queue: room.queue, nextEntry: room.nextEntry, playback: room.playback)
+    guard parts != room.saved else { return }
+    let saved = SavedRoom(
+      queue: room.queue, nextEntry: room.nextEntry, entry: room.playback.entry,
+      playing: room.playback.playing, position: room.playback.position(atRoomClock: roomClock()),
+      savedAt: wallClock())
+    do {
+      try store.save(saved, room: roomName)
+      rooms[roomName]?.saved = parts
+    } catch {
+      log("room \(roomName) not saved: \(error)")
+    }
+  }
+
+  /// Brings `roomName` back from what was saved, as it would be now, without members;
+  /// nothing saved leaves it absent, and a state that cannot be read is a log line.
+  private func restore(_ roomName: String) {
+    let saved: SavedRoom
+    do {
+      guard let found = try store.load(room: roomName) else { return }
+      saved = found.resumed(at: wallClock())
+    } catch {
+      return log("\(error)")
+    }
+    let now = roomClock()
+    var room = Room(name: roomName, playback: .stopped(at: now))
+    room.queue = saved.queue
+    room.nextEntry = max(saved.nextEntry, (saved.queue.map(\.entry).max() ?? 0) + 1)
+    if let index = saved.queue.firstIndex(where: { $0.entry == saved.entry }) {
+      let entry = saved.queue[index]
+      room.playback = RoomPlayback(
+        entry: entry.entry, path: entry.path, duration: entry.duration, playing: saved.playing,
+        position: saved.position, at: now)
+    }
+    rooms[roomName] = room
+    if let path = room.playback.path, library.item(path) == nil,
+      let index = room.queue.firstIndex(where: { $0.entry == room.playback.entry })
+    {
+      // Its file left the library while the server was down: on to the next one.
+      start(roomName, at: index, from: 0)
+    } else {
+      scheduleEnd(roomName)
+      save(roomName)
+    }
+    let state = saved.entry.map { "entry \($0) at \(ClockText.minutesSeconds(saved.position))" }
+    log("room \(roomName) restored: \(saved.queue.count) queued, \(state ?? "stopped")")
+  }
+
   // MARK: - Heartbeats
 
   private func startHeartbeats(_ roomName: String) {
@@ -417,7 +500,13 @@ public actor RoomHub {
     if !member.deliver(event.json) { dropSlow(member) }
   }
 
+  /// Sends `event` to everyone in the room; the room is saved first when it is news of the
+  /// queue or of playback.
   private func broadcast(_ event: RoomEvent, in roomName: String) {
+    switch event {
+    case .queue, .state: save(roomName)
+    default: break
+    }
     guard let room = rooms[roomName] else { return }
     let text = event.json
     for member in room.members where !member.deliver(text) { dropSlow(member) }
@@ -446,7 +535,7 @@ public actor RoomHub {
   }
 
   private func historyEvent(_ roomName: String, track: String?) -> RoomEvent {
-    let messages = (try? chat.history(room: roomName, track: track)) ?? []
+    let messages = (try? store.history(room: roomName, track: track)) ?? []
     return .history(track: track, messages: messages)
   }
 

@@ -35,8 +35,8 @@ public struct RoomServer: Sendable {
   private let monotonic: @Sendable () -> Double
 
   public init(
-    options: Options, library: SharedLibrary, chat: ChatStore, token: String,
-    monotonic: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Int64,
+    options: Options, library: SharedLibrary, store: RoomStore, token: String,
+    monotonic: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Double,
     log: @escaping @Sendable (String) -> Void
   ) {
     self.options = options
@@ -44,7 +44,7 @@ public struct RoomServer: Sendable {
     self.token = token
     self.monotonic = monotonic
     hub = RoomHub(
-      library: library, chat: chat, options: options.hub, monotonic: monotonic,
+      library: library, store: store, options: options.hub, monotonic: monotonic,
       wallClock: wallClock, log: log)
   }
 

@@ -121,7 +121,9 @@ final class QueueCommands {
   func moveInQueue(from: Int, to: Int) -> Outcome {
     let view = session.queue
     guard let entry = entry(at: from, in: view) else { return .failed(outside(from, view)) }
-    guard (1...max(1, view.count)).contains(to) else { return .failed(outside(to, view)) }
+    let whose = view.room == nil ? "the queue" : "the room's queue"
+    if to < 1 { return .failed("\(entry.track.title) is already first in \(whose)") }
+    if to > view.count { return .failed("\(entry.track.title) is already last in \(whose)") }
     guard from != to else { return .done(message: nil) }
     if let room, let number = entry.roomEntry {
       room.send(.queueMove(entry: number, to: to - 1))

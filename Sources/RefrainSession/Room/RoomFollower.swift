@@ -52,6 +52,11 @@ public final class RoomFollower {
   public private(set) var lastError: Double?
   /// Whether the link is connected.
   public private(set) var connected = false
+  /// When (on `now`'s clock, s) the link tries to reconnect, while the room is lost.
+  private var reconnectAt: Double?
+  /// Seconds until the link tries to reach the room again, while it is lost; `nil` while
+  /// connected (or before the link said).
+  public var reconnectIn: Double? { reconnectAt.map { max(0, $0 - now()) } }
   /// The tracks the room's server shares, once it has listed them (asked for at joining).
   public private(set) var library: [RoomLibraryTrack] = []
 
@@ -152,6 +157,13 @@ public final class RoomFollower {
       return [.chat(message)]
     case .notice(let text):
       return [.notice(text)]
+    case .error(.unknownType, let message, _):
+      // An older server that does not have a request this member sent.
+      return [
+        .error(
+          code: .unknownType,
+          message: "the room server does not know that request (an older server?): \(message)")
+      ]
     case .error(let code, let message, _):
       return [.error(code: code, message: message)]
     case .library(let tracks):
@@ -256,35 +268,47 @@ public final class RoomFollower {
   }
 
   /// The link's own lines: `{"type":"link",…}` and `{"type":"offset",…}`.
-  private func receiveLink(_ line: [String: Any]) -> [Update] {
-    switch line["type"] as? String {
+  private func receiveLink(_ line: LinkLine) -> [Update] {
+    switch line.type {
     case "offset":
       let first = offset == nil
-      offset = (line["offset_ms"] as? NSNumber)?.doubleValue
-      roundTrip = (line["rtt_ms"] as? NSNumber)?.doubleValue
+      offset = line.offsetMs
+      roundTrip = line.rttMs
       return first ? follow() : []
     case "link":
-      guard let state = (line["state"] as? String).flatMap(RoomLinkState.init(rawValue:)) else {
-        return []
-      }
+      guard let state = line.state.flatMap(RoomLinkState.init(rawValue:)) else { return [] }
       connected = state == .connected
+      reconnectAt = state == .lost ? line.retryIn.map { now() + $0 } : nil
       if state != .connected { offset = nil }
-      return [.link(state: state, reason: line["reason"] as? String)]
+      return [.link(state: state, reason: line.reason)]
     default:
       return []
     }
   }
 
-  private static func linkLine(_ line: String) -> [String: Any]? {
-    guard
-      line.hasPrefix("{\"type\":\"link\"") || line.hasPrefix("{\"offset_ms\"")
-        || line.contains("\"type\":\"offset\"") || line.contains("\"type\":\"link\"")
+  /// A line the link adds to the room's messages: its state, or a clock offset.
+  struct LinkLine: Decodable {
+    var type: String
+    var state: String?
+    var reason: String?
+    var retryIn: Double?
+    var offsetMs: Double?
+    var rttMs: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case type, state, reason
+      case retryIn = "retry_in"
+      case offsetMs = "offset_ms"
+      case rttMs = "rtt_ms"
+    }
+  }
+
+  private static func linkLine(_ line: String) -> LinkLine? {
+    guard line.contains("\"type\":\"offset\"") || line.contains("\"type\":\"link\""),
+      let decoded = try? JSONDecoder().decode(LinkLine.self, from: Data(line.utf8)),
+      decoded.type == "link" || decoded.type == "offset"
     else { return nil }
-    guard
-      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-      let type = object["type"] as? String, type == "link" || type == "offset"
-    else { return nil }
-    return object
+    return decoded
   }
 }
 

@@ -72,7 +72,11 @@ final class RoomPart {
 
   /// What a command needing the room is told while the room cannot be reached.
   var roomUnreachable: String {
-    "the room is unreachable: reconnecting; nothing was sent"
+    guard let wait = channel?.follower.reconnectIn else {
+      return "the room is unreachable: reconnecting; nothing was sent"
+    }
+    return "the room is unreachable: reconnecting in \(max(1, Int(wait.rounded(.up)))) s; "
+      + "nothing was sent"
   }
 
   /// Enters the room at `url` from a running player; the front end's ``Session/roomJoiner`` starts
