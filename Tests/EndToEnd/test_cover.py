@@ -333,7 +333,7 @@ def play_local_track(tui: TUI, title: str) -> None:
     tui.keys("/")
     tui.type(title)
     tui.keys("Enter")
-    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected")
+    tui.wait_for(lambda _: tui.track_selected(title), f"{title} selected")
     tui.keys("Enter")
     tui.wait_for(lambda _: (np_ := tui.now_playing()) and np_[0].startswith(title), f"{title} playing")
     tui.keys("4")

@@ -378,7 +378,7 @@ def search_and_play(tui, query: str, title: str) -> None:
     tui.keys("/")
     tui.type(query)
     tui.keys("Enter")
-    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected")
+    tui.wait_for(lambda _: tui.track_selected(title), f"{title} selected")
     tui.keys("Enter")
 
 

@@ -225,14 +225,16 @@ def tui_login(tui, server: SubsonicServer) -> None:
     assert run.returncode == 0, run.stderr
 
 
-def start_and_find(tui, title: str, output: str = "null") -> None:
-    """Starts the player on the server and selects `title` (a track or album) in Search."""
+def start_and_find(tui, title: str, output: str = "null", album: bool = False) -> None:
+    """Starts the player on the server and selects the track (or `album`) `title` in Search."""
     tui.start("--provider", "subsonic", "--output", output)
     tui.wait_text("Recently added", timeout=15)
     tui.keys("/")
     tui.type(title)
     tui.keys("Enter")
-    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected", timeout=10)
+    mark = "◉" if album else "♪"
+    tui.wait_for(lambda _: (tui.selected_row() or "").startswith(f"{mark} {title}"),
+                 f"{title} selected", timeout=10)
 
 
 @pytest.fixture
@@ -597,7 +599,7 @@ def test_a_track_the_server_no_longer_has_is_one_line_and_the_next_plays(refrain
     tui = TUI(refrain_bin, tmp_path / "tui-home", "subsonic-lost")
     try:
         tui_login(tui, server)
-        start_and_find(tui, "Harbour Lights")
+        start_and_find(tui, "Harbour Lights", album=True)
         tui.keys("Enter")
         tui.wait_text("3 tracks", timeout=10)
         # The album page is on screen; then the server loses its second track.

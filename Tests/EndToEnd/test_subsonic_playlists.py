@@ -62,7 +62,7 @@ def play(tui, title: str) -> None:
     tui.keys("C-u")
     tui.type(title)
     tui.keys("Enter")
-    tui.wait_for(lambda _: title in (tui.selected_row() or ""), f"{title} selected", timeout=10)
+    tui.wait_for(lambda _: tui.track_selected(title), f"{title} selected", timeout=10)
     tui.keys("Enter")
     tui.wait_for(lambda _: (np := tui.now_playing()) and np[0].startswith(title), f"{title} playing",
                  timeout=15)

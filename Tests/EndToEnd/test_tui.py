@@ -198,6 +198,11 @@ class TUI:
         found = self.selected()
         return found[1] if found else None
 
+    def track_selected(self, title: str) -> bool:
+        """Whether the selected row is the track called `title` (a ♪ row), not an album or
+        artist whose name holds it: search results of each kind arrive on their own."""
+        return (self.selected_row() or "").startswith(f"♪ {title}")
+
     def highlighted_lyric(self, styled: list[str] | None = None) -> str | None:
         """The lyric line being sung, outside the bottom lines: the text drawn bold green (the
         Player pane, and the lyrics view's default style), or the line a green ▶ marks.
