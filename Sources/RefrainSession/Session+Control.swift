@@ -30,10 +30,20 @@ extension Session {
         reply(.success(SessionJSON.line(["line": stamp.line, "ms": stamp.ms])))
       case .notForSession: return false
       }
-    case .queueAdd(let item):
-      add(item, playing: false) { outcome in reply(Self.answer(outcome)) }
+    case .queueAdd(let item), .playItem(let item):
+      queueCommands.add(item, playing: command == .playItem(item)) { outcome in
+        reply(Self.answer(outcome))
+      }
+    case .playCatalog(let list):
+      if let refusal = roomPart.roomRefusal(of: command) {
+        reply(.failure(CommandFailure(refusal)))
+      } else {
+        queueCommands.playCatalog(list) { outcome in reply(Self.answer(outcome)) }
+      }
     case .playlist(let edit):
-      perform(edit, then: reply)
+      libraryPart.perform(edit, then: reply)
+    case .library(.addToServerPlaylist(let tracks, let target)):
+      libraryPart.addTracks(tracks, toServerPlaylist: target, then: reply)
     default:
       let outcome = execute(command)
       if case .notForSession = outcome { return false }

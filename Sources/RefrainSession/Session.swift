@@ -39,6 +39,12 @@ public final class Session {
   /// Reads a file's tags, so a track queued by its path is described as a scanned one is;
   /// `nil` leaves such tracks with their file names.
   public var describe: TrackDescriber?
+  /// Imports the user's library from another service (`import`, key `I`); `nil` where the
+  /// session cannot.
+  public var libraryImport: LibraryImport?
+  /// Publishes a track's timed lyrics to LRCLIB (`lyrics publish`); `nil` where the session
+  /// cannot.
+  public var lyricsPublisher: LyricsPublishing?
   /// Where timed lyrics of a streamed track are kept (the lyrics cache the loader reads);
   /// `nil` where there is none.
   public var lyricsCache: LyricsCache?
@@ -151,10 +157,17 @@ public final class Session {
     case .togglePlay, .play, .pause, .stop, .next, .previous, .seek, .volume, .shuffle,
       .setShuffle, .repeat, .setRepeat:
       return queueCommands.transport(command)
-    case .nudge, .lyricsSync, .lyricLine: return lyricsPart.execute(command)
-    case .queueClear, .queueAdd, .queueList, .queueRemove, .queueMove, .queuePlay, .playTracks,
-      .enqueue:
+    case .nudge, .lyricsSync, .lyricLine, .syncNudge, .syncCheck:
+      return lyricsPart.execute(command)
+    case .queueClear, .queueAdd, .playItem, .queueList, .queueRemove, .queueMove, .queuePlay,
+      .playTracks, .playCatalog, .enqueue:
       return queueCommands.execute(command)
+    case .importLibrary:
+      browsingPart.importLibrary(with: libraryImport)
+    case .publishLyricsNow:
+      guard lyricsPublisher != nil else { return .failed("publishing is not available here") }
+      guard let track = playback.queue.current else { return .failed("nothing is playing") }
+      browsingPart.publishLyrics(of: track, with: lyricsPublisher)
     case .status: return .done(message: queueCommands.summary)
     case .playlist, .library: return libraryPart.execute(command)
     case .chat, .room: return roomPart.execute(command)
@@ -162,7 +175,7 @@ public final class Session {
     case .lyrics, .publishLyrics, .findInLyrics, .translations, .romanize, .seekMode, .follow,
       .show, .nextPane, .move, .open, .back, .quit, .search, .help, .prompt, .add,
       .addToPlaylist, .save, .newPlaylist, .rename, .delete, .remove, .moveItemUp,
-      .moveItemDown, .playAll, .importLibrary:
+      .moveItemDown, .playAll:
       return .notForSession
     }
     return .done(message: nil)

@@ -44,3 +44,14 @@ public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
   public var description: String { message }
 }
+
+extension Result where Success == String, Failure == CommandFailure {
+  /// The answer as a notice for the status line: the failure's reason, or the success's
+  /// text (`ok` said as `ok`, when given, instead).
+  func notice(ok: String? = nil) -> SessionEvent {
+    switch self {
+    case .success(let text): return .notice(text == "ok" ? ok ?? text : text, isError: false)
+    case .failure(let failure): return .notice(failure.message, isError: true)
+    }
+  }
+}

@@ -9,7 +9,7 @@ struct CtlCommand: ParsableCommand {
     discussion: """
       The commands are the same as the `:` prompt's: status, play, pause, toggle, stop, next, \
       prev, seek ±SEC|SEC|mm:ss, volume ±N|N, shuffle [on|off], repeat [off|all|one], queue, \
-      queue add PATH|URL, queue remove|play N, queue move N M, queue clear, lyrics line N, \
+      play PATH|URL (adds it and plays it), queue add PATH|URL, queue remove|play N, queue move N M, queue clear, lyrics line N, \
       playlist list|show ID|create NAME|rename ID NAME|delete ID|add ID PATH|remove ID POS|\
       move ID FROM TO, chat TEXT, room join URL, room leave, quit. A relative PATH is taken \
       from the folder you run `refrain ctl` in. An answer is `ok` only when the command took \
@@ -71,7 +71,7 @@ struct CtlCommand: ParsableCommand {
   }
 
   /// The request line for `words`, as the player must read it: a relative path after
-  /// `queue add` or `playlist add ID` is made absolute in `folder` (the caller's, not the
+  /// `queue add`, `play` or `playlist add ID` is made absolute in `folder` (the caller's, not the
   /// player's).
   static func resolved(_ words: [String], in folder: String) -> String {
     var words = words
@@ -79,6 +79,8 @@ struct CtlCommand: ParsableCommand {
     let pathAt: Int?
     if lowered.starts(with: ["queue", "add"]) {
       pathAt = 2
+    } else if lowered.first == "play" {
+      pathAt = 1
     } else if lowered.starts(with: ["playlist", "add"]) {
       pathAt = 3
     } else {

@@ -184,11 +184,8 @@ struct StartCommand: ParsableCommand {
       }
       session.room = link
       app.handle(.show(.room))
-    } else {
-      // In a room, the room decides what plays; alone, the last session comes back.
-      app.restoreSession()
     }
-    app.libraryImport = { progress in
+    session.libraryImport = { progress in
       let importer = try SpotifyCommand.makeImporter(
         configuration: config, environment: environment, rematch: false)
       let summary = try await importer.run { step in
@@ -203,7 +200,7 @@ struct StartCommand: ParsableCommand {
         + "(\(summary.playlists) playlists, \(summary.albums) albums)"
     }
     if let base = config.lrclibURL(environment: environment) {
-      app.lyricsPublisher = LyricsPublishing(
+      session.lyricsPublisher = LyricsPublishing(
         describe: { track in try LyricsPublishCommand.submission(for: track, to: base).1 },
         publish: { track, progress in
           let (submission, _) = try LyricsPublishCommand.submission(for: track, to: base)
@@ -211,6 +208,11 @@ struct StartCommand: ParsableCommand {
         })
     }
     let host = SessionHost(session: session, engine: engine)
+    let screen = MainLoop(
+      app: app, colors: config.usesColors && environment["NO_COLOR"] == nil,
+      mouse: config.mouse, covers: config.coverArt, environment: environment)
+    // In a room, the room decides what plays; alone, the last session comes back.
+    if session.room == nil { host.restoreSession(into: screen) }
     do {
       try host.serveControl(
         path: socketPath, frontEnd: { app.answerOwn($0, reply: $1) },
@@ -223,14 +225,11 @@ struct StartCommand: ParsableCommand {
       enabled: config.mpris, notifies: config.notify, environment: environment,
       onQuit: { app.handle(remote: .quit) })
     host.scrobbling = scrobbling
-    host.save = { app.saveSession() }
-    host.run(
-      MainLoop(
-        app: app, colors: config.usesColors && environment["NO_COLOR"] == nil,
-        mouse: config.mouse, covers: config.coverArt, environment: environment))
+    host.savesSession = true
+    host.run(screen)
     // The screen is gone: waiting here for the edits still being stored, then the save, is
     // what keeps them.
-    app.saveSessionAndWait()
+    host.saveSessionAndWait(screen)
     // What could not be stored (the session on a full disk) is said on stderr: the status
     // line is gone.
     var unsaved: [String] = []

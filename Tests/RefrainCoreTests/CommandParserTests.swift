@@ -16,7 +16,9 @@ final class CommandParserTests: XCTestCase {
     .queueAdd("/music/a song.mp3"), .queueClear, .status, .queueList, .queueRemove(3),
     .queueMove(from: 4, to: 1), .queuePlay(2), .setShuffle(true), .setShuffle(false),
     .setRepeat(.off), .setRepeat(.all), .setRepeat(.one), .room(.leave), .room(.play(entry: 4)),
-    .room(.join(url: "ws://127.0.0.1:7700/rooms/den")),
+    .room(.join(url: "ws://127.0.0.1:7700/rooms/den")), .playItem("/music/a song.mp3"),
+    .playItem("http://127.0.0.1:8000/stream"), .publishLyrics, .publishLyricsNow,
+    .syncNudge(line: 3, ms: 50), .syncNudge(line: 0, ms: -50), .syncCheck(line: 7),
   ]
 
   // MARK: - Round trip
@@ -28,6 +30,15 @@ final class CommandParserTests: XCTestCase {
   }
 
   // MARK: - Forms people type
+
+  func testSyncEditsRefuseImpossibleNumbers() {
+    for text in [
+      "lyrics sync nudge", "lyrics sync nudge 3", "lyrics sync nudge -1 +50",
+      "lyrics sync nudge 3 +99999999", "lyrics sync check", "lyrics sync check x",
+    ] {
+      XCTAssertThrowsError(try CommandParser.parse(text), text)
+    }
+  }
 
   func testSeekForms() throws {
     XCTAssertEqual(try CommandParser.parse("seek 1:23"), .seek(.absolute(83)))

@@ -150,7 +150,7 @@ final class SessionPlaylistTests: XCTestCase {
         streamURL: URL(fileURLWithPath: "/music/\(title).mp3"))
     }
     var played: Outcome?
-    first.play(tracks, startAt: 1, position: 0) { outcome, _ in played = outcome }
+    first.queueCommands.play(tracks, startAt: 1, position: 0) { outcome, _ in played = outcome }
     drain(first) { played != nil }
     XCTAssertEqual(played, .done(message: nil))
     first.playback.setVolume(40)

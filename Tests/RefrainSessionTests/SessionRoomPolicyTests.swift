@@ -92,7 +92,7 @@ final class SessionRoomPolicyTests: XCTestCase {
 
     // A local file whose path ends with the room's path: queued in the room, then played.
     let file = Track(argument: "/home/mina/Music/Sea/tide.mp3")
-    guard case .done(let message?) = session.play([file], startAt: 0) else {
+    guard case .done(let message?) = session.execute(.playTracks(Command.TrackList([file]))) else {
       return XCTFail("the room's track was refused")
     }
     XCTAssertTrue(message.contains("room's queue"), message)
@@ -107,7 +107,7 @@ final class SessionRoomPolicyTests: XCTestCase {
     arrive(.library([tide]))
     var demo = Track(argument: "/opt/refrain/demo/song.mp3")
     demo.provider = "demo"
-    guard case .failed(let reason) = session.play([demo], startAt: 0) else {
+    guard case .failed(let reason) = session.execute(.playTracks(Command.TrackList([demo]))) else {
       return XCTFail("a demo track was played in a room")
     }
     XCTAssertTrue(reason.contains("demo track"), reason)
@@ -244,9 +244,11 @@ final class SessionTrackDescriptionTests: XCTestCase {
     }
     let added = expectation(description: "both added")
     added.expectedFulfillmentCount = 2
-    session.add(folder.appendingPathComponent("a.mp3").path, playing: false) { _ in added.fulfill()
+    session.queueCommands.add(folder.appendingPathComponent("a.mp3").path, playing: false) { _ in
+      added.fulfill()
     }
-    session.add(folder.appendingPathComponent("b.mp3").path, playing: false) { _ in added.fulfill()
+    session.queueCommands.add(folder.appendingPathComponent("b.mp3").path, playing: false) { _ in
+      added.fulfill()
     }
     let deadline = Date().addingTimeInterval(5)
     while session.playback.queue.count < 2, Date() < deadline {

@@ -41,7 +41,7 @@ final class SessionStreamSeekingTests: XCTestCase {
         id: "f", provider: "demo", title: "File", streamURL: URL(fileURLWithPath: "/m/f.mp3")),
     ]
     var outcome: Outcome?
-    session.play(tracks, startAt: 0) { result, _ in outcome = result }
+    session.queueCommands.play(tracks, startAt: 0) { result, _ in outcome = result }
     let deadline = Date().addingTimeInterval(5)
     while outcome == nil, Date() < deadline {
       usleep(2_000)

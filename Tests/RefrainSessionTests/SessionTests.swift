@@ -238,7 +238,9 @@ final class SessionHonestAnswerTests: XCTestCase {
     XCTAssertEqual(session.execute(.queueList), .done(message: "2 in the queue"))
     var answer: Session.Answer?
     XCTAssertTrue(session.answer(.queueList) { answer = $0 })
-    guard case .success(let list)? = answer else { return XCTFail("no list: \(String(describing: answer))") }
+    guard case .success(let list)? = answer else {
+      return XCTFail("no list: \(String(describing: answer))")
+    }
     XCTAssertTrue(list.hasPrefix(#"[{"artist":"Refrain Test Band","current":true"#), list)
   }
 
@@ -246,7 +248,7 @@ final class SessionHonestAnswerTests: XCTestCase {
     let (session, _) = session(playing: "a")
     let answered = expectation(description: "answered")
     var outcome: Outcome?
-    session.add("/nowhere/missing.mp3", playing: false) {
+    session.queueCommands.add("/nowhere/missing.mp3", playing: false) {
       outcome = $0
       answered.fulfill()
     }

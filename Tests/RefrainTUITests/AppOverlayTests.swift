@@ -60,7 +60,7 @@ final class AppOverlayTests: XCTestCase {
     quiet.press("5", "?")
     let busy = TUIHarness()
     busy.waitForHome()
-    busy.app.enqueue(Self.busyTracks)
+    busy.app.show(busy.app.execute(.enqueue(Self.busyTracks)))
     busy.press("5", "G", "?")
     for size in Self.sizes {
       let busyGrid = busy.app.draw(width: size.0, height: size.1)
@@ -84,7 +84,7 @@ final class AppOverlayTests: XCTestCase {
     quiet.waitForSearch()
     quiet.press("A")
     quiet.waitForLibrary()
-    busy.app.enqueue(Self.busyTracks)
+    busy.app.show(busy.app.execute(.enqueue(Self.busyTracks)))
     busy.press("5", "j", "j", "A")
     busy.waitForLibrary()
     for size in Self.sizes {

@@ -73,6 +73,20 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case rename(Int64, to: String)
     /// Deletes a playlist.
     case delete(Int64)
+    /// Saves an album, or likes a track (unlikes a liked one); on a catalog whose server keeps
+    /// stars (Subsonic), stars or unstars it there.
+    case save(CatalogItem)
+    /// Appends tracks to one of the catalog server's playlists, or to a new one there. The
+    /// answer comes once the server has answered.
+    case addToServerPlaylist([CatalogTrack], ServerPlaylistTarget)
+  }
+
+  /// Which of the catalog server's playlists tracks go to.
+  public enum ServerPlaylistTarget: Sendable, Hashable {
+    /// An existing playlist, by the server's ID, named for the status line.
+    case existing(id: String, name: String)
+    /// A new playlist with this name.
+    case new(name: String)
   }
 
   /// A top-level pane.
@@ -136,6 +150,14 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case lyricsSync(SyncStep)
   /// Publishes the current track's timed lyrics to LRCLIB, after asking.
   case publishLyrics
+  /// Publishes them without asking: what a front end sends once the user said yes
+  /// (`lyrics publish now`).
+  case publishLyricsNow
+  /// Moves a stamped line of tap-to-sync by milliseconds (`lyrics sync nudge LINE ±MS`; `[`
+  /// and `]` in the sync view). Lines count from 0.
+  case syncNudge(line: Int, ms: Int)
+  /// Plays from 1 s before a stamped line, to check it (`lyrics sync check LINE`).
+  case syncCheck(line: Int)
   /// Finds a phrase in the lyrics view and moves to its line; `nil` asks for the phrase.
   case findInLyrics(String?)
   /// Shows or hides translation lines (lines sharing an original's time).
@@ -168,6 +190,9 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   case moveItemDown
   case playAll
   case queueAdd(String)
+  /// Adds a file or URL to the end of the queue and plays it at once (`play PATH|URL`, MPRIS
+  /// `OpenUri`); in a room, the room plays it for everyone.
+  case playItem(String)
   case queueClear
   /// Lists the queue every front end shows (`queue`): one JSON array from `refrain ctl`.
   case queueList
@@ -183,8 +208,13 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
   /// restored session) and plays from one of them. It has no text form: a row's tracks are
   /// not typed.
   case playTracks(TrackList)
-  /// Adds tracks a front end picked to the end of the queue (`a` on a row); no text form.
-  case enqueue([Track])
+  /// Replaces the queue with catalog tracks a front end picked (Enter on a search result, an
+  /// album's `Play all`), their stream URLs resolved first; answered once they were. No text
+  /// form.
+  case playCatalog(CatalogList)
+  /// Adds catalog tracks a front end picked to the end of the queue (`a` on a row), keeping
+  /// their catalog identity for likes and playlists; no text form.
+  case enqueue([CatalogTrack])
   case playlist(PlaylistEdit)
   /// A change to Refrain's own library picked on screen; no text form.
   case library(LibraryEdit)
@@ -207,10 +237,15 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case join(url: String)
   }
 
-  /// Tracks to play and where to start: what a front end picked.
-  public struct TrackList: Sendable, Hashable {
+  /// Playable tracks to play and where to start.
+  public typealias TrackList = Picked<Track>
+  /// Catalog tracks to play and where to start.
+  public typealias CatalogList = Picked<CatalogTrack>
+
+  /// Tracks a front end picked to play, and where to start.
+  public struct Picked<Item: Sendable & Hashable>: Sendable, Hashable {
     /// The tracks, in order.
-    public var tracks: [Track]
+    public var tracks: [Item]
     /// The index of the one to play first.
     public var start: Int
     /// Seconds into that track.
@@ -219,7 +254,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     public var paused: Bool
 
     /// Creates a list.
-    public init(_ tracks: [Track], start: Int = 0, position: Double = 0, paused: Bool = false) {
+    public init(_ tracks: [Item], start: Int = 0, position: Double = 0, paused: Bool = false) {
       self.tracks = tracks
       self.start = start
       self.position = position
@@ -289,6 +324,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .moveItemDown: return "movedown"
     case .playAll: return "playall"
     case .queueAdd(let item): return "queue add \(item)"
+    case .playItem(let item): return "play \(item)"
     case .queueClear: return "queue clear"
     case .queueList: return "queue"
     case .queueRemove(let position): return "queue remove \(position)"
@@ -297,6 +333,9 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .playTracks(let list):
       return
         "play \(list.tracks.count) track\(list.tracks.count == 1 ? "" : "s") from \(list.start + 1)"
+    case .playCatalog(let list):
+      return "play \(list.tracks.count) catalog track\(list.tracks.count == 1 ? "" : "s")"
+        + " from \(list.start + 1)"
     case .enqueue(let tracks): return "enqueue \(tracks.count) track\(tracks.count == 1 ? "" : "s")"
     case .playlist(let edit): return "playlist \(Self.describe(edit))"
     case .library(let edit): return "library \(Self.describe(edit))"
@@ -306,6 +345,9 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .findInLyrics(let text?): return "find \(text)"
     case .findInLyrics(nil): return "find"
     case .publishLyrics: return "lyrics publish"
+    case .publishLyricsNow: return "lyrics publish now"
+    case .syncNudge(let line, let ms): return "lyrics sync nudge \(line) \(ms < 0 ? "" : "+")\(ms)"
+    case .syncCheck(let line): return "lyrics sync check \(line)"
     case .lyricsSync(let step): return "lyrics sync \(step.rawValue)"
     case .romanize: return "romanize"
     case .chat(let text): return "chat \(text)"
@@ -336,6 +378,11 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case .moveEntry(let id, let from, let to): return "move \(id) \(from + 1) \(to + 1)"
     case .rename(let id, let name): return "rename \(id) \(name)"
     case .delete(let id): return "delete \(id)"
+    case .save(let item): return "save \(item.title)"
+    case .addToServerPlaylist(let tracks, .existing(let id, _)):
+      return "add to server playlist \(id) (\(tracks.count) tracks)"
+    case .addToServerPlaylist(let tracks, .new(let name)):
+      return "add to new server playlist \(name) (\(tracks.count) tracks)"
     }
   }
 

@@ -39,7 +39,7 @@ public enum CommandParser {
 
     switch verb {
     case "toggle": return try noArgument(.togglePlay)
-    case "play": return try noArgument(.play)
+    case "play": return rest.isEmpty ? .play : .playItem(rest)
     case "pause": return try noArgument(.pause)
     case "stop": return try noArgument(.stop)
     case "next": return try noArgument(.next)
@@ -63,7 +63,9 @@ public enum CommandParser {
       if rest.isEmpty { return .lyrics }
       let words = rest.split(separator: " ")
       if words == ["publish"] { return .publishLyrics }
+      if words == ["publish", "now"] { return .publishLyricsNow }
       if words.first == "sync" {
+        if let edit = try syncEdit(words.dropFirst().map(String.init)) { return edit }
         let steps = Command.SyncStep.allCases.map(\.rawValue).joined(separator: "|")
         guard words.count == 2, let step = Command.SyncStep(rawValue: String(words[1])) else {
           throw CommandParseError("expected 'lyrics sync \(steps)'")
@@ -222,6 +224,23 @@ public enum CommandParser {
     }
     guard seconds <= 86_400 else { throw expected }
     return .absolute(seconds)
+  }
+
+  /// Reads `nudge LINE ±MS` or `check LINE` after `lyrics sync`; `nil` for the other steps.
+  static func syncEdit(_ words: [String]) throws(CommandParseError) -> Command? {
+    switch words.first {
+    case "nudge":
+      guard words.count == 3, let line = Int(words[1]), line >= 0,
+        let ms = Int(words[2].replacingOccurrences(of: "+", with: "")), abs(ms) <= 60_000
+      else { throw CommandParseError("expected 'lyrics sync nudge LINE ±MS'") }
+      return .syncNudge(line: line, ms: ms)
+    case "check":
+      guard words.count == 2, let line = Int(words[1]), line >= 0 else {
+        throw CommandParseError("expected 'lyrics sync check LINE'")
+      }
+      return .syncCheck(line: line)
+    default: return nil
+    }
   }
 
   /// Reads `+5`, `-5` or `50` as a volume change.

@@ -284,7 +284,7 @@ public final class MPRISServer {
   /// in a room, the room decides.
   private func open(_ uri: String) {
     guard let item = Self.queueItem(uri: uri) else { return }
-    session.announceFailure(of: session.add(item, playing: true))
+    run(.playItem(item))
   }
 
   /// What `queue add` takes for `uri`: the path of a `file://` URI, an `http(s)` URI as is.

@@ -23,4 +23,15 @@ package protocol SessionFrontEnd: AnyObject {
   var isDone: Bool { get }
   /// Called once after the loop ends.
   func end()
+  /// What the front end has open, kept with the saved session (`lyrics`, a pane's name);
+  /// empty for a front end without panes.
+  var openPane: String { get }
+  /// The saved session came back (paused where it was left): the front end opens what
+  /// ``openPane`` was.
+  func restored(_ saved: SavedSession)
+}
+
+extension SessionFrontEnd {
+  package var openPane: String { "" }
+  package func restored(_ saved: SavedSession) {}
 }

@@ -33,11 +33,13 @@ final class LibraryPart {
     switch command {
     case .playlist(let edit):
       perform(edit) { [weak self] answer in
-        switch answer {
-        case .success(let text):
-          self?.notify(.notice(text == "ok" ? "playlist updated" : text, isError: false))
-        case .failure(let failure): self?.notify(.notice(failure.message, isError: true))
-        }
+        self?.notify(answer.notice(ok: "playlist updated"))
+      }
+      return .done(message: nil)
+    case .library(.save(let item)): return save(item)
+    case .library(.addToServerPlaylist(let tracks, let target)):
+      addTracks(tracks, toServerPlaylist: target) { [weak self] answer in
+        self?.notify(answer.notice())
       }
       return .done(message: nil)
     case .library(let edit): return apply(edit)
@@ -201,6 +203,8 @@ final class LibraryPart {
     case .delete(let id):
       message = "playlist deleted"
       work = { try $0.deletePlaylist(id) }
+    case .save, .addToServerPlaylist:
+      return execute(.library(edit))
     }
     libraryCalls.call(work) { [weak self] result in
       switch result {
@@ -361,9 +365,4 @@ func outside(_ position: Int, count: Int) -> String {
 }
 
 /// Which of the catalog server's playlists tracks go to.
-public enum ServerPlaylistTarget: Sendable, Equatable {
-  /// A playlist the server has: its id, and its name for the answer.
-  case existing(id: String, name: String)
-  /// A new playlist with this name, made first.
-  case new(name: String)
-}
+public typealias ServerPlaylistTarget = Command.ServerPlaylistTarget

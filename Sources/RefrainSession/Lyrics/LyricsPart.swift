@@ -90,6 +90,8 @@ final class LyricsPart {
       return .done(message: "saving the timed lyrics…")
     case .lyricsSync(let step): return lyricsSync(step)
     case .lyricLine(let index): return seek(toLine: index)
+    case .syncNudge(let line, let ms): return nudgeSync(line: line, by: ms)
+    case .syncCheck(let line): return checkSync(line: line)
     default: return .notForSession
     }
   }

@@ -50,4 +50,24 @@ extension QueueCommands {
       }
     }
   }
+
+  /// Plays a list picked on screen (``play(_:startAt:position:paused:then:)``); `then` gets
+  /// what came of it. Tracks left out on the way are announced in one error notice.
+  func playCatalog(_ list: Command.CatalogList, then: @escaping (Outcome) -> Void) {
+    play(list.tracks, startAt: list.start, position: list.position, paused: list.paused) {
+      [weak self] outcome, skipped in
+      if case .done = outcome, let first = skipped.first {
+        self?.session.notify(
+          .notice("skipped \(skipped.count) unplayable: \(first)", isError: true))
+      }
+      then(outcome)
+    }
+  }
+
+  /// Adds catalog tracks to the end of the queue as ``enqueue(_:)-([Track])`` does, keeping
+  /// their catalog identity for likes, playlists and the history.
+  func enqueue(_ tracks: [CatalogTrack]) -> Outcome {
+    session.libraryPart.remember(tracks)
+    return enqueue(tracks.compactMap(\.playable))
+  }
 }

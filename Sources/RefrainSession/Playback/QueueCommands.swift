@@ -66,12 +66,13 @@ final class QueueCommands {
   func execute(_ command: Command) -> Outcome {
     switch command {
     case .queueClear: return clear()
-    case .queueAdd(let item):
-      return add(item, playing: false) { [weak self] outcome in
-        if case .failed(let reason) = outcome {
-          self?.session.notify(.notice(reason, isError: true))
-        }
+    case .queueAdd(let item), .playItem(let item):
+      return add(item, playing: command == .playItem(item)) { [weak self] outcome in
+        self?.session.announceFailure(of: outcome)
       }
+    case .playCatalog(let list):
+      playCatalog(list) { [weak self] outcome in self?.session.announceFailure(of: outcome) }
+      return .done(message: nil)
     case .queueList: return .done(message: countLine)
     case .queueRemove(let position): return removeFromQueue(at: position)
     case .queueMove(let from, let to): return moveInQueue(from: from, to: to)

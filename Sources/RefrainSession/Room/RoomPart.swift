@@ -54,8 +54,8 @@ final class RoomPart {
     guard let room = channel else { return nil }
     let needsRoom: Bool
     switch command {
-    case .chat, .queueAdd, .queueRemove, .queueMove, .queuePlay, .playTracks, .enqueue,
-      .lyricLine:
+    case .chat, .queueAdd, .playItem, .queueRemove, .queueMove, .queuePlay, .playTracks,
+      .playCatalog, .enqueue, .lyricLine:
       needsRoom = true
     default:
       needsRoom = roomRequest(for: command) != nil

@@ -75,6 +75,10 @@ public final class MainLoop: SessionFrontEnd {
   /// Gives the terminal back.
   package func end() { terminal.stop() }
 
+  package var openPane: String { app.openPane }
+
+  package func restored(_ saved: SavedSession) { app.restored(saved) }
+
   private func redraw() {
     let size = terminal.size
     terminal.draw(app.draw(width: size.width, height: size.height))

@@ -127,10 +127,10 @@ struct LyricsPane: Pane {
       return .handled
     case .nudge(let delta):
       guard let line = target else { return .handled }
-      return .sync(.nudge(line: line, ms: delta > 0 ? 50 : -50))
+      return .session(.syncNudge(line: line, ms: delta > 0 ? 50 : -50))
     case .open:
       guard let line = target else { return .handled }
-      return .sync(.check(line: line))
+      return .session(.syncCheck(line: line))
     case .back, .lyrics, .quit:
       guard sync.stamped > 0 else { return .closeAfter(.lyricsSync(.cancel)) }
       return .overlay(

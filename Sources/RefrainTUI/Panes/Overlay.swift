@@ -31,8 +31,8 @@ enum ConfirmAction {
   case deleteOnServer(String)
   /// Leaves tap-to-sync, dropping its stamps.
   case leaveSync
-  /// Publishes this track's lyrics to LRCLIB.
-  case publishLyrics(Track)
+  /// Publishes the current track's lyrics to LRCLIB.
+  case publishLyrics
 }
 
 /// What an overlay did with a key or a command; the shell carries it out.

@@ -38,20 +38,10 @@ enum PaneResult {
   case session(Command)
   /// The pane closes once the session carried the command out (leaving tap-to-sync).
   case closeAfter(Command)
-  /// A tap-to-sync step the session carries out on one line.
-  case sync(SyncStep)
   /// An overlay opens above the panes (a question, a line of input).
   case overlay(Overlay)
   /// Work for the shell: opening a row, adding, saving, editing a playlist or the queue.
   case effect(ListEffect)
-}
-
-/// A tap-to-sync step on one stamped line.
-enum SyncStep {
-  /// Moves the line's stamp by `ms`.
-  case nudge(line: Int, ms: Int)
-  /// Plays from 1 s before the line's stamp.
-  case check(line: Int)
 }
 
 /// Work a list pane asks the shell for: anything that reads or writes the catalog, the

@@ -51,21 +51,21 @@ extension App {
     guard !tracks.isEmpty else { return }
     let chosen = tracks[min(max(0, index), tracks.count - 1)]
     setStatus("loading \(chosen.title)…", seconds: 10)
-    session.play(tracks, startAt: index, position: position, paused: paused) {
-      [weak self] outcome, skipped in
-      guard let self else { return }
-      status = nil
-      show(outcome)
-      if case .done = outcome, let first = skipped.first {
-        setStatus("skipped \(skipped.count) unplayable: \(first)", error: true)
+    let list = Command.CatalogList(tracks, start: index, position: position, paused: paused)
+    send(.playCatalog(list)) { [weak self] answer in
+      if case .success = answer, self?.status?.text.hasPrefix("loading ") == true {
+        self?.status = nil
       }
     }
   }
 
-  /// Adds tracks to the end of the queue (in a room, the room's queue).
-  func enqueue(_ tracks: [CatalogTrack]) {
-    session.remember(tracks)
-    // In a room, the room's queue, for everyone; the room refuses what it cannot play.
-    show(execute(.enqueue(tracks.compactMap(\.playable))))
+  /// Sends a command whose answer comes once its work is done (a catalog play, a server
+  /// playlist edit); `then` gets it on the loop's thread, after a refusal went to the status
+  /// line.
+  func send(_ command: Command, then: @escaping (Session.Answer) -> Void = { _ in }) {
+    _ = session.answer(command) { [weak self] answer in
+      if case .failure(let failure) = answer { self?.setStatus(failure.message, error: true) }
+      then(answer)
+    }
   }
 }

@@ -40,11 +40,8 @@ extension App {
   /// Adds `tracks` to a playlist of the server's; the status line says so once the server
   /// has answered (or why not), and an open playlist of the server's is read again.
   func addOnServer(_ tracks: [CatalogTrack], _ target: ServerPlaylistTarget) {
-    session.addTracks(tracks, toServerPlaylist: target) { [weak self] answer in
-      switch answer {
-      case .success(let text): self?.setStatus(text, error: false)
-      case .failure(let failure): self?.setStatus(failure.message, error: true)
-      }
+    send(.library(.addToServerPlaylist(tracks, target))) { [weak self] answer in
+      if case .success(let text) = answer { self?.setStatus(text, error: false) }
       if case .existing(let id, _) = target { self?.reloadOpenServerPlaylist(id) }
     }
   }
@@ -57,10 +54,13 @@ extension App {
     case .activate(let action): activate(action)
     case .playAll(let tracks): play(tracks, startAt: 0)
     case .enqueue(let selection):
-      tracks(of: selection) { [weak self] tracks in self?.enqueue(tracks) }
+      tracks(of: selection) { [weak self] tracks in
+        // In a room, the room's queue, for everyone; the room refuses what it cannot play.
+        self?.show(self?.execute(.enqueue(tracks)) ?? .done(message: nil))
+      }
     case .pickPlaylist(let selection):
       tracks(of: selection) { [weak self] tracks in self?.pickPlaylist(for: tracks) }
-    case .save(let item): show(session.save(item))
+    case .save(let item): show(execute(.library(.save(item))))
     case .removeFromQueue(let index): show(execute(.queueRemove(index + 1)))
     case .moveInQueue(let from, let to): show(execute(.queueMove(from: from + 1, to: to + 1)))
     case .removeFromPlaylist(let entry, let id):
@@ -78,10 +78,10 @@ extension App {
   /// read again from the server (or the status line says why the edit failed).
   private func editServerPlaylist(_ edit: Command.PlaylistEdit) {
     let target = pane
-    session.perform(edit) { [weak self] answer in
+    send(.playlist(edit)) { [weak self] answer in
       guard let self else { return }
       switch answer {
-      case .failure(let failure): setStatus(failure.message, error: true)
+      case .failure: break
       case .success:
         if case .delete(let id) = edit {
           setStatus("playlist deleted on the server", error: false)

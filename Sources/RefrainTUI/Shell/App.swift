@@ -30,11 +30,6 @@ public final class App {
   var showsTranslations = true
   /// Whether lyrics show their romanization (`t` toggles it).
   var romanizes = false
-  /// Imports the user's Spotify library (key `I`); `nil` where the player cannot.
-  public var libraryImport: LibraryImport?
-  /// Publishes a track's timed lyrics to LRCLIB (key `P`): a line saying what it sends, and
-  /// the work itself, which reports progress; `nil` where the player cannot.
-  public var lyricsPublisher: LyricsPublishing?
   /// The Player pane's cover.
   var cover = CoverSlot()
   /// The cover in the header of the open album's detail view.
@@ -144,8 +139,6 @@ public final class App {
     case .closeAfter(let command):
       show(execute(command))
       lyricsView = nil
-    case .sync(.nudge(let line, let ms)): show(session.nudgeSync(line: line, by: ms))
-    case .sync(.check(let line)): show(session.checkSync(line: line))
     case .overlay(let overlay): self.overlay = overlay
     case .effect(let effect): perform(effect)
     }
@@ -181,13 +174,12 @@ public final class App {
   func handleGlobal(_ command: Command) {
     if show(execute(command)) { return }
     switch command {
-    case .chat:
+    case .chat, .importLibrary, .publishLyricsNow, .syncNudge, .syncCheck, .playItem,
+      .playCatalog:
       break  // the session's: carried out above
-    case .importLibrary:
-      session.importLibrary(with: libraryImport)
     case .publishLyrics:
-      if let (question, track) = session.publishQuestion(with: lyricsPublisher) {
-        overlay = .confirm(question: question, action: .publishLyrics(track))
+      if let question = session.publishQuestion {
+        overlay = .confirm(question: question, action: .publishLyrics)
       }
     case .translations:
       showsTranslations.toggle()
@@ -235,7 +227,7 @@ public final class App {
     case .save where pane == .player && session.snapshot.track != nil:
       // The Player pane's `+` likes (or, on a server with stars, stars) what plays.
       if let current = session.snapshot.track {
-        show(session.save(.track(session.catalogTrack(for: current))))
+        show(execute(.library(.save(.track(session.catalogTrack(for: current))))))
       }
     case .seekMode, .follow, .move, .open, .add, .addToPlaylist, .save, .rename, .delete,
       .remove, .moveItemUp, .moveItemDown, .playAll, .findInLyrics:
@@ -337,8 +329,8 @@ public final class App {
     case .leaveSync:
       show(execute(.lyricsSync(.cancel)))
       lyricsView = nil
-    case .publishLyrics(let track):
-      session.publishLyrics(of: track, with: lyricsPublisher)
+    case .publishLyrics:
+      show(execute(.publishLyricsNow))
     }
   }
 

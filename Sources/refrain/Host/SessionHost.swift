@@ -25,8 +25,9 @@ final class SessionHost {
   private(set) var mpris: MPRISServer?
   /// Scrobbling, when a service's credentials are complete.
   var scrobbling: ScrobbleAttachment?
-  /// How the session is saved while it plays (every ``saveInterval`` seconds), if at all.
-  var save: (() -> Void)?
+  /// Whether the session is saved while it plays (every ``saveInterval`` seconds) and when
+  /// the front end ends: the full-screen player's, not `refrain play`'s.
+  var savesSession = false
   /// Seconds between saves while playing.
   var saveInterval = 10.0
   private var lastSave = MonotonicClock.now
@@ -84,7 +85,7 @@ final class SessionHost {
       control?.notifyWatchers()
       mpris?.refresh()
       scrobbling?.scrobbler.sample()
-      saveWhenDue()
+      saveWhenDue(frontEnd)
     }
     frontEnd.end()
     mpris?.stop()
@@ -98,11 +99,24 @@ final class SessionHost {
   }
 
   /// While playing, saves the session every ``saveInterval`` seconds so a crash loses little.
-  private func saveWhenDue() {
-    guard let save, session.snapshot.state == .playing else { return }
+  private func saveWhenDue(_ frontEnd: any SessionFrontEnd) {
+    guard savesSession, session.snapshot.state == .playing else { return }
     let now = MonotonicClock.now
     guard now - lastSave >= saveInterval else { return }
-    save()
+    session.saveSession(openPane: frontEnd.openPane)
     lastSave = now
+  }
+
+  /// Reads the last session in the background and restores it, paused where it was left;
+  /// `frontEnd` then opens what it had open.
+  func restoreSession(into frontEnd: any SessionFrontEnd) {
+    session.restoreSession { [weak frontEnd] saved in frontEnd?.restored(saved) }
+  }
+
+  /// Saves the session, after every library call asked for before, and returns once all of
+  /// them have finished: for quitting, once nothing is drawn any more.
+  func saveSessionAndWait(_ frontEnd: any SessionFrontEnd) {
+    session.saveSession(openPane: frontEnd.openPane)
+    session.libraryCalls?.waitForAll()
   }
 }
