@@ -253,6 +253,21 @@ def test_answers_are_true_next_at_the_end_a_missing_file_and_a_relative_path(pla
     assert proc.wait(10) == 0, proc.stderr.read()
 
 
+def test_ctl_play_path_adds_the_callers_file_and_plays_it_at_once(played, tmp_path):
+    proc, ask = played
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "other.mp3").write_bytes(SAMPLE.read_bytes())
+    missing = ask("play", "gone.mp3", cwd=elsewhere)
+    assert missing.returncode == 1 and str(elsewhere / "gone.mp3") in missing.stderr, missing
+    played_now = ask("play", "other.mp3", cwd=elsewhere)
+    assert played_now.returncode == 0, played_now.stderr
+    queue = json.loads(ask("queue").stdout)
+    assert [row["current"] for row in queue] == [False, True], queue
+    status = json.loads(ask("status").stdout)
+    assert status["state"] == "playing" and status["position"] < 3, status
+
+
 def test_a_deleted_playlists_open_page_closes(refrain_bin, tmp_path):
     tui = TUI(refrain_bin, tmp_path / "tui", "deleted")
     try:

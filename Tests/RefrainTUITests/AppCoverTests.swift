@@ -77,7 +77,9 @@ final class AppCoverTests: XCTestCase {
   func testWithoutACoverTheBoxStaysAndTheReasonGoesToTheLog() {
     let covers = FakeCovers(fails: true)
     let harness = harness(covers, output: .halfBlocks(.trueColor))
-    harness.waitFor("the answer") { covers.requests.count == 1 && harness.app.cover.isSettled }
+    harness.waitFor("the answer") {
+      covers.requests.count == 1 && harness.app.covers.player.isSettled
+    }
     let grid = harness.redraw()
     XCTAssertTrue(grid.pictures.isEmpty)
     XCTAssertTrue(grid.text.contains("cover"), "the placeholder box")

@@ -32,7 +32,7 @@ final class AppListCommandTests: XCTestCase {
     XCTAssertTrue(harness.screen(60, 16).contains("Add 2 to playlist"))
     XCTAssertTrue(harness.screen(60, 16).contains("| Drive"), "the playlist made meanwhile")
     XCTAssertEqual(harness.app.pane, .home, "the album was not opened")
-    XCTAssertNil(harness.app.details[.home], "no detail view was pushed")
+    XCTAssertNil(harness.app.lists.details[.home], "no detail view was pushed")
     harness.press("enter")
     harness.waitForLibrary()
     let playlist = try XCTUnwrap(try harness.library?.playlists().first)

@@ -230,7 +230,7 @@ final class TUIHarness {
         XCTFail("timed out after \(timeout) s waiting for \(what)", file: file, line: line)
         return
       }
-      var descriptors = [app.inboxFileDescriptor, app.session.wakeFileDescriptor].map {
+      var descriptors = [app.covers.inbox.fileDescriptor, app.session.wakeFileDescriptor].map {
         pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
       }
       _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left, 0.1) * 1000) + 1)

@@ -38,8 +38,8 @@ public final class MainLoop: SessionFrontEnd {
     loop.watch(STDIN_FILENO) {}  // keys are read after every wake-up, in `afterWake`
     let app = app
     loop.watch(
-      { [pollfd(fd: app.inboxFileDescriptor, events: Int16(POLLIN), revents: 0)] },
-      handler: { _ in app.drainOwnInbox() })
+      { [pollfd(fd: app.covers.inbox.fileDescriptor, events: Int16(POLLIN), revents: 0)] },
+      handler: { _ in app.covers.drain() })
     let probe =
       PictureOutput.shouldQueryKitty(mode: covers, environment: environment)
       ? GraphicsProbe.askKitty() : .none

@@ -166,3 +166,17 @@ struct Chrome {
     }
   }
 }
+
+extension PlayerEvent {
+  /// What the status line says of the event, and for how many seconds; `nil` for nothing.
+  /// `streamNotice` is the session's line on a lost stream ("stream lost: reconnecting…").
+  func statusLine(streamNotice: String?) -> (text: String, isError: Bool, seconds: Double)? {
+    switch self {
+    case .failed(let track, let message): return ("skipped \(track.title): \(message)", true, 6)
+    case .warning(let message): return (message, true, 6)
+    case .stream(_, .reconnecting): return (streamNotice ?? "stream lost", true, 11)
+    case .stream(_, .reconnected): return ("stream is back", false, 3)
+    case .started, .trackEnded, .stream: return nil
+    }
+  }
+}

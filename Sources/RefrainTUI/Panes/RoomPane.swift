@@ -7,6 +7,28 @@ import RefrainSession
 /// It draws what the session's room holds and changes nothing; typing a message is the
 /// shell's (an input overlay), and sending it is the session's (`chat TEXT`).
 struct RoomPane: Pane {
+  /// The chat line a key opens on the Room pane: Enter opens it empty, a printable key
+  /// (other than the pane keys and `:`) opens it holding that character; `nil` for others.
+  static func chatInput(startedBy key: Key) -> Overlay? {
+    switch key {
+    case .enter:
+      return .input(title: "chat:", editor: LineEditor(), purpose: .chat)
+    case .character(let character):
+      if ("1"..."6").contains(character) || character == ":" { return nil }
+      var editor = LineEditor()
+      _ = editor.apply(key)
+      return .input(title: "chat:", editor: editor, purpose: .chat)
+    default:
+      return nil
+    }
+  }
+
+  /// The Player pane's line on the room: "Room friday · 3 members".
+  static func line(for room: any RoomChannel) -> String {
+    let count = room.follower.members.count
+    return "Room \(TerminalSanitizer.clean(room.name)) · \(count) member\(count == 1 ? "" : "s")"
+  }
+
   /// Draws `room` into `area`, or how to join one; every string from the room is cleaned
   /// again before it is drawn.
   func render(

@@ -7,6 +7,39 @@ struct SearchBox {
   var editor = LineEditor()
   var editing = false
   var historyIndex: Int?
+
+  /// What a key typed into the box asks for.
+  enum KeyResult: Equatable {
+    /// The box took the key.
+    case handled
+    /// Enter: search for this text.
+    case search(String)
+    /// Not the box's key (Tab): the panes get it.
+    case passed
+  }
+
+  /// Takes a key while the box is being edited: Escape stops editing, Enter searches, ↑/↓
+  /// walk the recent searches (`history`, the latest first), the rest edit the text.
+  mutating func handle(_ key: Key, history: [String]) -> KeyResult {
+    switch key {
+    case .escape:
+      editing = false
+    case .enter:
+      editing = false
+      return .search(editor.text)
+    case .up, .down:
+      guard !history.isEmpty else { return .handled }
+      var index = historyIndex ?? -1
+      index = key == .up ? min(history.count - 1, index + 1) : max(-1, index - 1)
+      historyIndex = index < 0 ? nil : index
+      editor.text = index < 0 ? "" : history[index]
+    case .tab:
+      return .passed
+    default:
+      _ = editor.apply(key)
+    }
+    return .handled
+  }
 }
 
 /// The Search pane (key `2`): the search box, then the results by kind; with no query, the

@@ -11,7 +11,7 @@ extension App {
     guard !query.isEmpty else { return }
     searchBox.editor.text = query
     searchBox.historyIndex = nil
-    lists[.search, default: ListPane(.search)].rootCursor = ListCursor()
+    lists[.search].rootCursor = ListCursor()
     session.search(query)
   }
 
@@ -33,13 +33,9 @@ extension App {
     _ title: String, load: (App, @escaping (CatalogDetail) -> Void) -> Void
   ) {
     let target = pane
-    lists[target, default: ListPane(target)].details.append(DetailState(content: .loading(title)))
-    let depth = lists[target]?.details.count ?? 0
+    let depth = lists.pushLoading(title, on: target)
     load(self) { [weak self] detail in
-      guard let self, lists[target]?.details.count == depth,
-        case .loading(title)? = lists[target]?.details[depth - 1].content
-      else { return }
-      lists[target]?.details[depth - 1].content = detail
+      self?.lists.fill(detail, on: target, at: depth, ifLoading: title)
     }
   }
 

@@ -8,12 +8,9 @@ extension App {
   /// Has the session re-read the library's lists and the entries of every library playlist
   /// open on a pane, then shows them.
   func refreshLibrary() {
-    let open = Set(
-      details.values.compactMap { stack -> Int64? in
-        guard case .libraryPlaylist(let playlist, _)? = stack.last?.content else { return nil }
-        return playlist.id
-      })
-    session.refreshLibrary(open: open) { [weak self] playlists in self?.show(playlists) }
+    session.refreshLibrary(open: lists.openLibraryPlaylists) { [weak self] playlists in
+      self?.show(playlists)
+    }
   }
 
   /// Puts what was read on the panes: the open playlists, and the picker's list (see
@@ -24,13 +21,7 @@ extension App {
       guard case .libraryPlaylist(let playlist, _) = detail.content else { return false }
       return !existing.contains(playlist.id)
     }
-    for (pane, stack) in details {
-      guard case .libraryPlaylist(let playlist, _)? = stack.last?.content,
-        let fresh = playlists[playlist.id]
-      else { continue }
-      lists[pane]?.details[stack.count - 1].content = .libraryPlaylist(
-        fresh.playlist, fresh.entries)
-    }
+    lists.update(playlists)
     if case .picker(var picker) = overlay {
       picker.update(own: librarySnapshot?.playlists ?? [])
       overlay = .picker(picker)
@@ -40,11 +31,7 @@ extension App {
   /// Closes every open page `gone` says is gone (a playlist deleted from any door), with
   /// the pages opened from it, so nothing plays from a list that no longer exists.
   func closePages(where gone: (DetailState) -> Bool) {
-    for (pane, stack) in details {
-      guard let first = stack.firstIndex(where: gone) else { continue }
-      lists[pane]?.details.removeSubrange(first...)
-      if pane == self.pane { setStatus("\(stack[first].title) was deleted") }
-    }
+    if let title = lists.closePages(where: gone)[pane] { setStatus("\(title) was deleted") }
   }
 
   /// Has an open picker list the server's playlists as last read.

@@ -54,9 +54,9 @@ extension App {
     case .activate(let action): activate(action)
     case .playAll(let tracks): play(tracks, startAt: 0)
     case .enqueue(let selection):
-      tracks(of: selection) { [weak self] tracks in
-        // In a room, the room's queue, for everyone; the room refuses what it cannot play.
-        self?.show(self?.execute(.enqueue(tracks)) ?? .done(message: nil))
+      // In a room, the room's queue, for everyone; the room refuses what it cannot play.
+      tracks(of: selection) { [weak self] in
+        self?.show(self?.execute(.enqueue($0)) ?? .done(message: nil))
       }
     case .pickPlaylist(let selection):
       tracks(of: selection) { [weak self] tracks in self?.pickPlaylist(for: tracks) }
@@ -100,15 +100,10 @@ extension App {
   /// Reads again, from the server, the playlist `id` when it is open on `pane` (by default,
   /// every pane).
   private func reloadOpenServerPlaylist(_ id: String, on pane: Command.Pane? = nil) {
-    for target in pane.map({ [$0] }) ?? Array(lists.keys) {
-      guard let depth = lists[target]?.details.count, depth > 0,
-        case .playlist(let open)? = lists[target]?.details.last?.content,
-        open.playlist.id == id,
-        let (title, load) = CatalogDetail.load(for: .playlist(open.playlist))
-      else { continue }
+    for (target, depth, playlist) in lists.openServerPlaylist(id, on: pane) {
+      guard let (title, load) = CatalogDetail.load(for: .playlist(playlist)) else { continue }
       session.loadDetail(title, load) { [weak self] detail in
-        guard let self, lists[target]?.details.count == depth else { return }
-        lists[target]?.details[depth - 1].content = detail
+        self?.lists.fill(detail, on: target, at: depth)
       }
     }
   }

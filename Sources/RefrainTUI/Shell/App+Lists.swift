@@ -6,13 +6,8 @@ import RefrainSession
 extension App {
   /// The focused list pane (an empty one until it is first used).
   var list: ListPane {
-    get { lists[pane] ?? ListPane(pane) }
+    get { lists[pane] }
     set { lists[pane] = newValue }
-  }
-
-  /// The open detail views of every pane that has some, by pane.
-  var details: [Command.Pane: [DetailState]] {
-    lists.compactMapValues { $0.details.isEmpty ? nil : $0.details }
   }
 
   /// The cursor of the focused list.
@@ -27,7 +22,7 @@ extension App {
       providerName: provider.name, browsing: session.browsing, searchBox: searchBox,
       libraryAvailable: library != nil, queue: session.queue,
       catalogTrack: { [unowned self] in session.catalogTrack(for: $0) },
-      showsCovers: showsCovers, albumCover: albumCover)
+      showsCovers: showsCovers, albumCover: covers.album)
   }
 
   /// What the lyrics view and the Player pane's lyric lines are drawn from now.
@@ -39,23 +34,16 @@ extension App {
   }
 
   /// Whether the terminal shows pictures and covers can be looked for.
-  var showsCovers: Bool { pictureOutput != .none && covers != nil }
+  var showsCovers: Bool { pictureOutput != .none && covers.provider != nil }
 
   /// What the Player pane is drawn from now.
   var playerModel: PlayerModel {
     PlayerModel(
       snapshot: session.snapshot, lyrics: lyricsModel, lyricOffsetMs: session.lyricOffsetMs,
-      showsCovers: showsCovers, cover: cover, room: roomLine,
+      showsCovers: showsCovers, cover: covers.player, room: room.map(RoomPane.line(for:)),
       starred: session.snapshot.shownTrack.map {
         session.browsing.serverLists?.hasStarred(session.catalogTrack(for: $0)) ?? false
       } ?? false)
-  }
-
-  /// "Room friday · 3 members", in a room.
-  var roomLine: String? {
-    guard let room else { return nil }
-    let count = room.follower.members.count
-    return "Room \(TerminalSanitizer.clean(room.name)) · \(count) member\(count == 1 ? "" : "s")"
   }
 
   /// The rows of the focused list (a detail view when one is open).

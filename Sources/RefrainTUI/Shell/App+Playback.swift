@@ -12,21 +12,9 @@ extension App {
 
   /// Shows what a player event means on screen.
   func show(_ event: PlayerEvent) {
-    switch event {
-    case .started:
-      lyricsView?.selection = nil
-    case .failed(let track, let message):
-      setStatus("skipped \(track.title): \(message)", error: true, seconds: 6)
-    case .warning(let message):
-      setStatus(message, error: true, seconds: 6)
-    case .trackEnded:
-      break
-    case .stream(_, .reconnecting):
-      setStatus(session.snapshot.streamNotice ?? "stream lost", error: true, seconds: 11)
-    case .stream(_, .reconnected):
-      setStatus("stream is back", error: false, seconds: 3)
-    case .stream:
-      break
+    if case .started = event { lyricsView?.selection = nil }
+    if let line = event.statusLine(streamNotice: session.snapshot.streamNotice) {
+      setStatus(line.text, error: line.isError, seconds: line.seconds)
     }
   }
 

@@ -53,8 +53,9 @@ extension App {
       overlay = .picker(picker)
     }
     if let expires = status?.expires, now() >= expires { status = nil }
-    if let request = frame.layout.cover { loadCover(request, into: \.cover) }
-    if let request = frame.layout.albumCover { loadCover(request, into: \.albumCover) }
+    let png = pictureOutput.usesImages
+    if let request = frame.layout.cover { covers.load(request, into: \.player, png: png) }
+    if let request = frame.layout.albumCover { covers.load(request, into: \.album, png: png) }
     return frame.grid
   }
 

@@ -20,20 +20,11 @@ extension App {
   /// In the Room pane, a printable key (other than the pane keys and `:`) or Enter starts a
   /// chat message.
   func startsChat(_ key: Key) -> Bool {
-    guard room != nil, pane == .room, overlay == nil, lyricsView == nil else { return false }
-    switch key {
-    case .enter:
-      overlay = .input(title: "chat:", editor: LineEditor(), purpose: .chat)
-      return true
-    case .character(let character):
-      if ("1"..."6").contains(character) || character == ":" { return false }
-      var editor = LineEditor()
-      _ = editor.apply(key)
-      overlay = .input(title: "chat:", editor: editor, purpose: .chat)
-      return true
-    default:
-      return false
-    }
+    guard room != nil, pane == .room, overlay == nil, lyricsView == nil,
+      let chat = RoomPane.chatInput(startedBy: key)
+    else { return false }
+    overlay = chat
+    return true
   }
 
   /// Shows the Room pane on entering a room; on leaving, a pane that exists outside rooms.

@@ -18,11 +18,10 @@ public final class App {
   let lyricHighlight: LyricHighlight
   /// Whether the terminal shows colours.
   let colors: Bool
-  let inbox = Inbox<App>()
   /// The monotonic clock, in seconds; injected, so `init` already reads the caller's clock.
   let now: () -> Double
-  /// Where covers come from; `nil` for none.
-  let covers: (any CoverProvider)?
+  /// The covers shown, loaded in the background.
+  let covers: CoverLoader
   let log: @Sendable (String) -> Void
   /// How the terminal shows pictures; the main loop sets it once the terminal is started.
   public var pictureOutput: PictureOutput = .none
@@ -30,10 +29,6 @@ public final class App {
   var showsTranslations = true
   /// Whether lyrics show their romanization (`t` toggles it).
   var romanizes = false
-  /// The Player pane's cover.
-  var cover = CoverSlot()
-  /// The cover in the header of the open album's detail view.
-  var albumCover = CoverSlot()
 
   /// The focused pane; showing Library or Search re-reads the library in the background,
   /// so a change another process made shows up.
@@ -43,7 +38,7 @@ public final class App {
     }
   }
   /// The list panes, each with its cursor and the detail views pushed on it.
-  var lists: [Command.Pane: ListPane] = [:]
+  var lists = ListPanes()
   /// The search box on the Search pane.
   var searchBox = SearchBox()
   var overlay: Overlay?
@@ -73,7 +68,7 @@ public final class App {
     lyricHighlight = dependencies.lyricHighlight
     colors = dependencies.colors
     now = dependencies.now
-    covers = dependencies.covers
+    covers = CoverLoader(provider: dependencies.covers, log: dependencies.log)
     log = dependencies.log
     romanizes = dependencies.romanize
     if let notice = dependencies.startupNotice { setStatus(notice, error: true, seconds: 8) }
@@ -157,17 +152,8 @@ public final class App {
   /// Runs the work background tasks finished.
   public func drainInbox() {
     session.drainInbox()
-    drainOwnInbox()
+    covers.drain()
   }
-
-  /// Runs the work the app's own background tasks finished (covers); the session's host
-  /// drains the session's.
-  func drainOwnInbox() {
-    for job in inbox.drain() { job(self) }
-  }
-
-  /// The descriptor that wakes the loop when the app's own background work finished.
-  var inboxFileDescriptor: Int32 { inbox.fileDescriptor }
 
   // MARK: - Global commands
 
@@ -272,25 +258,13 @@ public final class App {
     guard pane == .search, searchBox.editing, overlay == nil, lyricsView == nil else {
       return false
     }
-    switch key {
-    case .escape:
-      searchBox.editing = false
-    case .enter:
-      searchBox.editing = false
-      runSearch(searchBox.editor.text)
-    case .up, .down:
-      let history = librarySnapshot?.recentSearches ?? []
-      guard !history.isEmpty else { return true }
-      var index = searchBox.historyIndex ?? -1
-      index = key == .up ? min(history.count - 1, index + 1) : max(-1, index - 1)
-      searchBox.historyIndex = index < 0 ? nil : index
-      searchBox.editor.text = index < 0 ? "" : history[index]
-    case .tab:
-      return false
-    default:
-      _ = searchBox.editor.apply(key)
+    switch searchBox.handle(key, history: librarySnapshot?.recentSearches ?? []) {
+    case .handled: return true
+    case .search(let text):
+      runSearch(text)
+      return true
+    case .passed: return false
     }
-    return true
   }
 
   func submit(_ text: String, for purpose: InputPurpose) {
