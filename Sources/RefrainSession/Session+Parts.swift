@@ -6,7 +6,7 @@ import RefrainCore
 extension Session {
   /// The listening room the session is in, or `nil`: while it is set, the room decides what
   /// plays (see ``play(_:startAt:position:paused:)``).
-  public var room: (any RoomChannel)? {
+  public internal(set) var room: (any RoomChannel)? {
     get { roomPart.channel }
     set { roomPart.channel = newValue }
   }
@@ -20,12 +20,19 @@ extension Session {
   /// Tap-to-sync in progress, if any (`lyrics sync start`).
   public var sync: LyricsSync? { lyricsPart.sync }
   /// Saves the stamped lines as the track's synced lyrics; `then` gets the path or why not.
-  public func saveSync(then: @escaping (Result<String, SyncSaveFailure>) -> Void) {
+  func saveSync(then: @escaping (Result<String, SyncSaveFailure>) -> Void) {
     lyricsPart.saveSync(then: then)
   }
 
   /// The user's library, called off the loop's thread in order; `nil` when it could not open.
-  public var libraryCalls: LibraryCalls? { libraryPart.calls }
+  var libraryCalls: LibraryCalls? { libraryPart.calls }
+  /// Whether the user's library opened (edits of Refrain's own playlists need it).
+  public var libraryAvailable: Bool { libraryPart.calls != nil }
+  /// Library calls asked for whose results have not been applied yet.
+  public var libraryCallsPending: Int { libraryPart.calls?.pending ?? 0 }
+  /// Returns once every library call asked for before has finished: for quitting, after the
+  /// last save was asked for.
+  public func waitForLibrary() { libraryPart.calls?.waitForAll() }
   /// Whether the catalog keeps playlists of its own (a Subsonic server).
   public var catalogKeepsPlaylists: Bool { libraryPart.catalogKeepsPlaylists }
   /// The catalog track behind a queued track, or one made from what the track itself says.
@@ -71,5 +78,7 @@ extension Session {
   public func refreshServerLists() { browsingPart.refreshServerLists() }
   /// What publishing the current track's lyrics would send, as a question to ask before
   /// sending ``Command/publishLyricsNow``; `nil` (with a notice saying why) when it cannot.
-  public var publishQuestion: String? { browsingPart.publishQuestion(with: lyricsPublisher)?.0 }
+  public func publishQuestion() -> String? {
+    browsingPart.publishQuestion(with: lyricsPublisher)?.0
+  }
 }

@@ -34,13 +34,20 @@ final class HeadlessRoomMember: SessionFrontEnd {
     let sources = LyricsLoading.makeLoader()
     session = Session(player: engine, lyricsLoader: { await sources($0) })
     session.describe = TrackDescription.fromTags
-    do {
-      link = try RoomLinkProcess(
+    // Joined with the same command as `:room join URL`, so with the same checks.
+    var joined: RoomLinkProcess?
+    session.roomJoiner = { [unowned session] url in
+      let link = try RoomLinkProcess(
         helper: helper, url: url, token: token, name: name, session: session)
-    } catch {
-      throw HeadlessFailure("cannot start refrain-room: \(error)")
+      joined = link
+      return link
     }
-    session.room = link
+    let outcome = session.execute(.room(.join(url: url)))
+    guard let joined else {
+      let reason = if case .failed(let reason) = outcome { reason } else { "\(outcome)" }
+      throw HeadlessFailure("cannot start refrain-room: \(reason)")
+    }
+    link = joined
     host = SessionHost(session: session, engine: engine)
     if let socket {
       try host.serveControl(

@@ -86,13 +86,12 @@ struct StartCommand: ParsableCommand {
       throw ExitCode(1)
     }
     // A room is checked before the screen is taken: what is missing is said on the terminal.
-    var roomHelper: String?
     let token = self.token ?? environment["REFRAIN_ROOM_TOKEN"]
     if room != nil {
       guard let token, !token.isEmpty else {
         throw ValidationError("a room needs its token: --token T or REFRAIN_ROOM_TOKEN")
       }
-      roomHelper = try RoomCommand.helper()
+      _ = try RoomCommand.helper()
     }
     guard isatty(STDOUT_FILENO) != 0 else {
       throw ValidationError("the full-screen player needs a terminal; try `refrain play FILE`")
@@ -172,17 +171,11 @@ struct StartCommand: ParsableCommand {
       return try RoomLinkProcess(
         helper: helper, url: url, token: token, name: memberName, session: session)
     }
-    if let room, let roomHelper, let token {
-      let link: RoomLinkProcess
-      do {
-        link = try RoomLinkProcess(
-          helper: roomHelper, url: room, token: token, name: memberName, session: session)
-      } catch let error as ValidationError {
-        throw error
-      } catch {
-        throw ValidationError("cannot join the room: \(error)")
+    if let room {
+      // The same command as `:room join URL`, so the same checks and the same answer.
+      if case .failed(let reason) = session.execute(.room(.join(url: room))) {
+        throw ValidationError("cannot join the room: \(reason)")
       }
-      session.room = link
       app.handle(.show(.room))
     }
     session.libraryImport = { progress in

@@ -70,3 +70,37 @@ def test_one_host_runs_every_front_end():
     # No front end builds a poll loop of its own: the host's is the only one.
     loops = uses(r"PollLoop\(\)", swift_files())
     assert [line.split(":")[0] for line in loops] == ["Sources/refrain/Host/SessionHost.swift"], loops
+
+
+# What front ends may call on the session: reads, `execute` and `answer` (every change), and
+# what the host runs (events, the inbox, the room's link, saving and restoring, closing).
+SESSION_API = {
+    # changes: every one is a Command
+    "execute", "answer", "announceFailure",
+    # reads
+    "snapshot", "queue", "status", "statusJSON", "lyricsTimeline", "lyricsDocument",
+    "lyricOffsetMs", "seekCount", "lyricLineChange", "nextLyricChange", "lyricsNotice", "sync",
+    "browsing", "room", "catalogKeepsPlaylists", "catalogTrack", "libraryAvailable",
+    "libraryCallsPending", "publishQuestion", "nextWake", "wakeFileDescriptor",
+    # browsing: loads what the panes show, changes nothing that plays or is stored
+    "loadHome", "search", "loadDetail", "readDetail", "loadTracks", "readTracks",
+    "refreshLibrary", "refreshServerLists",
+    # the host's
+    "subscribe", "drainInbox", "handlePlayerEvents", "readRoom", "checkRoom", "saveSession",
+    "restoreSession", "waitForLibrary", "close",
+    # set once while a front end is built
+    "catalog", "describe", "lyricsCache", "roomJoiner", "libraryImport", "lyricsPublisher",
+}
+
+
+def test_the_session_changes_only_through_commands():
+    """The session's public methods and properties are the reads above plus `execute` and
+    `answer`: a new public mutator fails here until it is a Command."""
+    folder = SOURCES / "RefrainSession"
+    files = [folder / "Session.swift", *folder.glob("Session+*.swift")]
+    declared = set()
+    for path in files:
+        for match in re.finditer(r"^  public (?:internal\(set\) )?(?:func|var) `?(\w+)", code(path), flags=re.M):
+            declared.add(match.group(1))
+    assert declared <= SESSION_API, f"public session members that are not commands or reads: {declared - SESSION_API}"
+    assert {"execute", "answer"} <= declared

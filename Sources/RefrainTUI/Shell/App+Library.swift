@@ -46,7 +46,9 @@ extension App {
   /// Pushes a detail view of a library list that says "loading" on the focused pane and
   /// fills it from the library in the background.
   func pushLibraryDetail(_ list: LibraryList) {
-    guard library != nil else { return setStatus("the library is not available", error: true) }
+    guard session.libraryAvailable else {
+      return setStatus("the library is not available", error: true)
+    }
     let title = list.title
     pushDetail(title) { app, fill in
       app.session.readDetail(title, { try list.detail(from: $0) }, then: fill)

@@ -20,7 +20,7 @@ extension App {
   var listContent: ListContent {
     ListContent(
       providerName: provider.name, browsing: session.browsing, searchBox: searchBox,
-      libraryAvailable: library != nil, queue: session.queue,
+      libraryAvailable: session.libraryAvailable, queue: session.queue,
       catalogTrack: { [unowned self] in session.catalogTrack(for: $0) },
       showsCovers: showsCovers, albumCover: covers.album)
   }

@@ -12,8 +12,6 @@ public final class App {
   /// The listening session: playback, queue and lyrics, shared with the control socket.
   public let session: Session
   let provider: any CatalogProvider
-  /// The user's library, the session's; `nil` when its file could not be opened.
-  var library: LibraryCalls? { session.libraryCalls }
   let keyMap: KeyMap
   let lyricHighlight: LyricHighlight
   /// Whether the terminal shows colours.
@@ -54,7 +52,7 @@ public final class App {
   /// What the panes show from the library, as the session last read it.
   var librarySnapshot: LibrarySnapshot? { session.browsing.library }
   /// Library calls asked for whose results the main loop has not applied yet.
-  var libraryCallsPending: Int { session.libraryCalls?.pending ?? 0 }
+  var libraryCallsPending: Int { session.libraryCallsPending }
   /// What the last frame drawn laid out: click targets and the content height.
   var layout = FrameLayout()
   /// Whether the user asked to quit.
@@ -164,7 +162,7 @@ public final class App {
       .playCatalog:
       break  // the session's: carried out above
     case .publishLyrics:
-      if let question = session.publishQuestion {
+      if let question = session.publishQuestion() {
         overlay = .confirm(question: question, action: .publishLyrics)
       }
     case .translations:
@@ -311,7 +309,7 @@ public final class App {
   /// Creates a playlist holding `tracks` in the background, on the catalog's server or in
   /// Refrain's library; without a name, asks for one.
   func createPlaylist(named name: String?, adding tracks: [CatalogTrack], onServer: Bool) {
-    guard onServer || library != nil else {
+    guard onServer || session.libraryAvailable else {
       return setStatus("the library is not available", error: true)
     }
     guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {

@@ -117,6 +117,6 @@ final class SessionHost {
   /// them have finished: for quitting, once nothing is drawn any more.
   func saveSessionAndWait(_ frontEnd: any SessionFrontEnd) {
     session.saveSession(openPane: frontEnd.openPane)
-    session.libraryCalls?.waitForAll()
+    session.waitForLibrary()
   }
 }
