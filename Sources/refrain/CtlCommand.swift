@@ -27,6 +27,12 @@ struct CtlCommand: ParsableCommand {
   var watch = false
 
   func run() throws {
+    // The words are passed through untouched, so `--help` is looked for here.
+    if words.first == "--help" || words.first == "-h" { throw CleanExit.helpRequest(self) }
+    if words.isEmpty && !watch {
+      FileHandle.standardError.write(Data(Refrain.helpMessage(for: Self.self).utf8 + [10]))
+      throw ExitCode(64)
+    }
     var words = words
     var socketPath = socket
     var watching = watch

@@ -107,7 +107,7 @@ final class AppLayoutTests: XCTestCase {
         | K         move the entry up                          |
         | I         import your Spotify library                |
         | 1         Home pane                                  |
-        | … 37 more: refrain keys                              |
+        | … 36 more: refrain keys                              |
         +------------------------------------------------------+
        ■ stopped
        ? help  / search  l lyrics  space play/pause  q back
@@ -122,21 +122,40 @@ final class AppLayoutTests: XCTestCase {
     harness.size = (100, 30)
     harness.press("?")
     let screen = harness.screen()
-    for binding in KeyMap.standard.bindings(in: .lists) {
+    for binding in KeyMap.standard.bindings(in: .lists) where binding.command != .show(.room) {
       XCTAssertTrue(
         screen.contains(binding.help), "\(binding.key): \(binding.help) is missing\n\(screen)")
     }
+    XCTAssertFalse(screen.contains("Room view"), "the Room tab's key outside a room\n\(screen)")
     XCTAssertFalse(screen.contains("more: refrain keys"))
     let rows = screen.components(separatedBy: "\n")
     XCTAssertTrue(
       rows.contains {
-        $0.contains("play all (queue the list)") && $0.contains("shuffle on / off")
+        $0.contains("play all (queue the list)") && $0.contains("repeat: off → all → one")
       },
       "two columns\n\(screen)")
     XCTAssertTrue(screen.contains("j, down   down"), "keys for one command share a line")
     XCTAssertTrue(screen.contains("G, end    last item"))
     XCTAssertTrue(
       screen.contains("p         previous track (restarts after 3 s)"), "nothing is cut")
+  }
+
+  func testHelpOnThePlayerPaneListsOnlyKeysThatWorkThere() {
+    let harness = home()
+    harness.size = (100, 30)
+    harness.playFromHome("우산 하나", duration: 32.7)
+    harness.press("4", "?")
+    let screen = harness.screen()
+    for gone in [
+      "play all (queue the list)", "new playlist", "rename the playlist", "delete the playlist",
+      "remove from the playlist", "move the entry", "import your Spotify", "Room view",
+      "open / play this", "add the selection", "first item",
+    ] {
+      XCTAssertFalse(screen.contains(gone), "\(gone) is listed on the Player pane\n\(screen)")
+    }
+    for kept in ["play / pause", "next track", "save the album / like the track", "Player pane"] {
+      XCTAssertTrue(screen.contains(kept), "\(kept) is missing\n\(screen)")
+    }
   }
 
   func testHelpInTheLyricsViewStartsWithItsOwnKeys() {

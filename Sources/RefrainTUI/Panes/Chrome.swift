@@ -17,6 +17,8 @@ struct ChromeModel {
   var keyMap: KeyMap
   /// The key context whose bindings the help overlay lists.
   var helpContext: KeyContext
+  /// Which of them work where the user is (a list key does nothing on the Player pane).
+  var helpShows: (KeyMap.Binding) -> Bool = { _ in true }
 }
 
 /// Draws the ``ChromeModel``: a function of the model, writing only the grid and the tab
@@ -95,7 +97,7 @@ struct Chrome {
   private func drawHelp(into grid: inout ScreenGrid) {
     var entries: [(command: Command, keys: String, help: String)] = []
     let own = Set(model.keyMap.bindings.filter { $0.context == model.helpContext }.map(\.key))
-    for binding in model.keyMap.bindings(in: model.helpContext) {
+    for binding in model.keyMap.bindings(in: model.helpContext) where model.helpShows(binding) {
       if binding.context == .global, model.helpContext != .global, own.contains(binding.key) {
         continue
       }
