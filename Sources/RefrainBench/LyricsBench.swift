@@ -71,7 +71,7 @@ enum LyricsBench {
     let indexStart = nowNs()
     for file in files {
       let lines = (0..<40).map { LyricLine(ms: $0 * 4_000, text: line(&random)) }
-      try store.indexLyrics(lines, synced: true, forLocalTrack: file.path)
+      try store.lyrics.indexLyrics(lines, synced: true, forLocalTrack: file.path)
       if random.next() % 20 == 0 {
         let picked = lines[Int(random.next() % UInt64(lines.count))]
         // A phrase of two neighbouring words, as a listener remembers one.

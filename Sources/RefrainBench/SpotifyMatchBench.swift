@@ -63,7 +63,7 @@ enum SpotifyMatchBench {
             duration: 200))
       }
     }
-    try store.replaceSpotifyLikes(with: tracks)
+    try store.spotifyImport.replaceSpotifyLikes(with: tracks)
 
     let matcher = SpotifyMatcher(store: store, previews: nil)
     let start = nowNs()

@@ -167,7 +167,9 @@ public final class ScrobbleSender: ScrobbleOutbox, @unchecked Sendable {
   private func nextDue() -> Date? {
     var due: Date?
     for client in clients {
-      guard let pending = try? store.nextListenDue(services: [client.service]) else { continue }
+      guard let pending = try? store.scrobbleQueue.nextListenDue(services: [client.service]) else {
+        continue
+      }
       let hold = condition.withLock { holds[client.service] }
       let when = max(pending, hold ?? pending)
       due = min(due ?? when, when)
@@ -194,7 +196,7 @@ public final class ScrobbleSender: ScrobbleOutbox, @unchecked Sendable {
       }
       let batch: [QueuedListen]
       do {
-        batch = try store.pendingListens(
+        batch = try store.scrobbleQueue.pendingListens(
           service: service, limit: client.batchSize,
           now: ignoringBackoff ? .distantFuture : start)
       } catch {
@@ -216,7 +218,7 @@ public final class ScrobbleSender: ScrobbleOutbox, @unchecked Sendable {
           let attempts = (batch.map(\.attempts).max() ?? 0) + 1
           let retryAt = now().addingTimeInterval(ScrobbleBackoff.delay(afterAttempts: attempts))
           do {
-            try store.markFailed(ids: ids, error: error.description, retryAt: retryAt)
+            try store.scrobbleQueue.markFailed(ids: ids, error: error.description, retryAt: retryAt)
           } catch {
             log("\(service): could not record the failure in the library: \(error)")
           }
@@ -224,7 +226,7 @@ public final class ScrobbleSender: ScrobbleOutbox, @unchecked Sendable {
         return report
       }
       do {
-        try store.markSent(ids: ids)
+        try store.scrobbleQueue.markSent(ids: ids)
       } catch {
         // Sent but not recorded: stop, or the next pass would send them again at once.
         report.sent += batch

@@ -31,7 +31,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
   }
 
   public func home() async throws -> [HomeSection] {
-    let playlists = try store.spotifyPlaylists()
+    let playlists = try store.spotifyImport.spotifyPlaylists()
     let liked = try store.likedTracks().filter { $0.provider == name }.count
     let albums = try store.savedAlbums().filter { $0.provider == name }
     var playlistItems: [CatalogItem] = []
@@ -78,7 +78,8 @@ public struct SpotifyCatalogProvider: CatalogProvider {
     }
     switch kind {
     case .track:
-      let found = try store.searchSpotifyTracks(query, offset: offset, limit: max(1, limit))
+      let found = try store.spotifyImport.searchSpotifyTracks(
+        query, offset: offset, limit: max(1, limit))
       return Page(items: found.tracks.map { .track($0) }, offset: offset, total: found.total)
     case .album:
       let albums = try store.savedAlbums().filter {
@@ -86,7 +87,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
       }
       return Self.page(albums.map { .album($0) }, offset: offset, limit: limit)
     case .playlist:
-      let playlists = try store.spotifyPlaylists().filter { contains($0.name) }.map {
+      let playlists = try store.spotifyImport.spotifyPlaylists().filter { contains($0.name) }.map {
         CatalogItem.playlist(
           PlaylistSummary(
             id: String($0.id), provider: name, title: $0.name, trackCount: $0.trackCount))
@@ -100,7 +101,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
   public func album(id: String) async throws -> AlbumDetail {
     guard let album = try store.savedAlbums().first(where: { $0.provider == name && $0.id == id })
     else { throw CatalogError.notFound("album \(id)") }
-    return AlbumDetail(album: album, tracks: try store.spotifyAlbumTracks(id))
+    return AlbumDetail(album: album, tracks: try store.spotifyImport.spotifyAlbumTracks(id))
   }
 
   public func artist(id: String) async throws -> ArtistDetail {
@@ -110,7 +111,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
   public func playlist(id: String, offset: Int, limit: Int) async throws -> PlaylistDetail {
     let offset = max(0, offset)
     if id == Self.likedID {
-      let liked = try store.spotifyLikedTracks()
+      let liked = try store.spotifyImport.spotifyLikedTracks()
       let page = Array(liked.dropFirst(offset).prefix(max(1, limit)))
       return PlaylistDetail(
         playlist: PlaylistSummary(
@@ -118,9 +119,10 @@ public struct SpotifyCatalogProvider: CatalogProvider {
         tracks: Page(items: page, offset: offset, total: liked.count))
     }
     guard let number = Int64(id),
-      let playlist = try store.spotifyPlaylists().first(where: { $0.id == number })
+      let playlist = try store.spotifyImport.spotifyPlaylists().first(where: { $0.id == number })
     else { throw CatalogError.notFound("playlist \(id)") }
-    let tracks = try store.spotifyPlaylistTracks(number, offset: offset, limit: max(1, limit))
+    let tracks = try store.spotifyImport.spotifyPlaylistTracks(
+      number, offset: offset, limit: max(1, limit))
     return PlaylistDetail(
       playlist: PlaylistSummary(
         id: id, provider: name, title: playlist.name, trackCount: playlist.trackCount),
@@ -142,7 +144,7 @@ public struct SpotifyCatalogProvider: CatalogProvider {
       }
       return url
     }
-    let match = try store.spotifyMatch(for: track.id)
+    let match = try store.spotifyImport.spotifyMatch(for: track.id)
     switch match?.kind {
     case .local?:
       guard let path = match?.localPath, FileManager.default.fileExists(atPath: path) else {

@@ -88,8 +88,8 @@ public struct SpotifyImporter: Sendable {
 
   private func runThrowing(report: Report) async throws -> SpotifyImportSummary {
     let limit = Self.pageSize
-    if try store.spotifyImportLists().isEmpty {
-      try store.addSpotifyImportLists([
+    if try store.spotifyImport.spotifyImportLists().isEmpty {
+      try store.spotifyImport.addSpotifyImportLists([
         ("playlists", "me/playlists?limit=\(limit)", nil),
         ("liked", "me/tracks?limit=\(limit)", nil),
         ("albums", "me/albums?limit=\(limit)", nil),
@@ -109,7 +109,7 @@ public struct SpotifyImporter: Sendable {
       }
       return (items, [])
     }
-    let staged = try store.stagedSpotifyItems("playlists")
+    let staged = try store.spotifyImport.stagedSpotifyItems("playlists")
     let wanted = staged.map { item -> (id: String, name: String, snapshot: String?) in
       let fields = item.json.flatMap {
         try? JSONDecoder().decode([String: String].self, from: Data($0.utf8))
@@ -119,8 +119,8 @@ public struct SpotifyImporter: Sendable {
     }
     var kept = Set(wanted.map(\.id))
     if playlistsOutcome != .unavailable {
-      let snapshots = try store.spotifyPlaylistSnapshots()
-      let lists = try store.spotifyImportLists()
+      let snapshots = try store.spotifyImport.spotifyPlaylistSnapshots()
+      let lists = try store.spotifyImport.spotifyImportLists()
       let known = Set(lists.map(\.list))
       var added: [(list: String, first: String, json: String?)] = []
       for playlist in wanted where !known.contains("playlist:" + playlist.id) {
@@ -130,12 +130,13 @@ public struct SpotifyImporter: Sendable {
             ("playlist:" + playlist.id, "playlists/\(playlist.id)/items?limit=\(limit)", nil))
         }
       }
-      try store.addSpotifyImportLists(added)
-      let pending = Set(try store.spotifyImportLists().filter { !$0.done }.map(\.list))
+      try store.spotifyImport.addSpotifyImportLists(added)
+      let pending = Set(
+        try store.spotifyImport.spotifyImportLists().filter { !$0.done }.map(\.list))
       for (position, playlist) in wanted.enumerated() {
         let list = "playlist:" + playlist.id
         guard pending.contains(list) else {
-          try store.keepSpotifyPlaylist(spotifyID: playlist.id, position: position)
+          try store.spotifyImport.keepSpotifyPlaylist(spotifyID: playlist.id, position: position)
           continue
         }
         let outcome = try await page(
@@ -155,18 +156,18 @@ public struct SpotifyImporter: Sendable {
         }
         switch outcome {
         case .read:
-          try store.applySpotifyPlaylist(
+          try store.spotifyImport.applySpotifyPlaylist(
             spotifyID: playlist.id, name: playlist.name, snapshot: playlist.snapshot,
             position: position)
         case .applied:
-          try store.keepSpotifyPlaylist(spotifyID: playlist.id, position: position)
+          try store.spotifyImport.keepSpotifyPlaylist(spotifyID: playlist.id, position: position)
         case .unavailable:
           break  // An earlier import's copy, if any, stays.
         }
       }
     } else {
       // Keep what an earlier import brought in when the list cannot be read now.
-      kept = Set(try store.spotifyPlaylistSnapshots().keys)
+      kept = Set(try store.spotifyImport.spotifyPlaylistSnapshots().keys)
     }
 
     if try await page(
@@ -182,7 +183,7 @@ public struct SpotifyImporter: Sendable {
         return (items, tracks)
       }) == .read
     {
-      try store.applySpotifyLikes()
+      try store.spotifyImport.applySpotifyLikes()
     }
 
     if try await page(
@@ -201,19 +202,21 @@ public struct SpotifyImporter: Sendable {
       after: { (page: SpotifyObjects.Paging<SpotifyObjects.SavedAlbum>) in
         for saved in page.items {
           let tracks = try await allTracks(of: saved.album)
-          try store.storeSpotifyAlbumTracks(albumID: saved.album.id, tracks: tracks)
+          try store.spotifyImport.storeSpotifyAlbumTracks(albumID: saved.album.id, tracks: tracks)
         }
       }) == .read
     {
-      try store.applySpotifyAlbums()
+      try store.spotifyImport.applySpotifyAlbums()
     }
 
     var summary = try await matcher.matchAll { done, total in
       report(SpotifyImportProgress(stage: "Matching", done: done, total: total))
     }
     summary.albums = try store.savedAlbums().filter { $0.provider == SpotifyMapping.provider }.count
-    summary.playlists = try store.spotifyPlaylistSnapshots().keys.filter(kept.contains).count
-    try store.finishSpotifyImport(
+    summary.playlists = try store.spotifyImport.spotifyPlaylistSnapshots().keys.filter(
+      kept.contains
+    ).count
+    try store.spotifyImport.finishSpotifyImport(
       keeping: kept, summary: String(decoding: JSONOutput.data(summary), as: UTF8.self))
     return summary
   }
@@ -237,26 +240,27 @@ public struct SpotifyImporter: Sendable {
     body: (Page) throws -> (items: [SpotifyStagedItem], tracks: [CatalogTrack]),
     after: ((Page) async throws -> Void)? = nil
   ) async throws -> ListOutcome where Page: PagingShape {
-    guard let state = try store.spotifyImportLists().first(where: { $0.list == list }) else {
+    guard let state = try store.spotifyImport.spotifyImportLists().first(where: { $0.list == list })
+    else {
       return .applied
     }
-    if state.done { return state.json == LibraryStore.skippedList ? .unavailable : .applied }
+    if state.done { return state.json == SpotifyImportStore.skippedList ? .unavailable : .applied }
     var next = state.next
-    var done = try store.stagedSpotifyItems(list).count
+    var done = try store.spotifyImport.stagedSpotifyItems(list).count
     while let address = next {
       let fetched = await fetch(Page.self, address)
       if case .failure(.notAvailable) = fetched {
         let notice = "\(stage) is not available for this app; skipped"
         notices.append(notice)
         report(SpotifyImportProgress(stage: stage, done: done, total: nil, notice: notice))
-        try store.skipSpotifyList(list)
+        try store.spotifyImport.skipSpotifyList(list)
         return .unavailable
       }
       let page = try fetched.get()
       let (items, tracks) = try body(page)
       try await after?(page)
       next = page.nextAddress
-      try store.stageSpotifyPage(list: list, items: items, tracks: tracks, next: next)
+      try store.spotifyImport.stageSpotifyPage(list: list, items: items, tracks: tracks, next: next)
       done += page.count
       report(SpotifyImportProgress(stage: stage, done: done, total: page.totalCount))
     }

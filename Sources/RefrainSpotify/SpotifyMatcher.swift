@@ -90,9 +90,9 @@ public struct SpotifyMatcher: Sendable {
   /// Every track in use gets its local file or keeps its earlier preview or "none"; returns
   /// the tracks that still need a preview lookup. Public for `refrain-bench spotify-match`.
   public func matchLocally() throws -> (summary: SpotifyImportSummary, lookups: [CatalogTrack]) {
-    let tracks = try store.spotifyTracksInUse()
-    let earlier = try store.spotifyMatches()
-    let index = LocalIndex(try store.localMatchRows())
+    let tracks = try store.spotifyImport.spotifyTracksInUse()
+    let earlier = try store.spotifyImport.spotifyMatches()
+    let index = LocalIndex(try store.spotifyImport.localMatchRows())
     var summary = SpotifyImportSummary()
     summary.tracks = tracks.count
     var results: [String: SpotifyMatch] = [:]
@@ -133,7 +133,7 @@ public struct SpotifyMatcher: Sendable {
       }
       lookups.append(track)
     }
-    try store.saveSpotifyMatches(results)
+    try store.spotifyImport.saveSpotifyMatches(results)
     return (summary, lookups)
   }
 
@@ -145,7 +145,7 @@ public struct SpotifyMatcher: Sendable {
     -> SpotifyImportSummary
   {
     var (summary, lookups) = try matchLocally()
-    let earlier = server == nil ? [:] : try store.spotifyMatches()
+    let earlier = server == nil ? [:] : try store.spotifyImport.spotifyMatches()
     if !lookups.isEmpty { progress(0, lookups.count) }
     var batch: [String: SpotifyMatch] = [:]
     for (done, track) in lookups.enumerated() {
@@ -157,12 +157,12 @@ public struct SpotifyMatcher: Sendable {
       case .local, .none: summary.unmatched += 1
       }
       if batch.count >= Self.previewBatch {
-        try store.saveSpotifyMatches(batch)
+        try store.spotifyImport.saveSpotifyMatches(batch)
         batch = [:]
       }
       progress(done + 1, lookups.count)
     }
-    try store.saveSpotifyMatches(batch)
+    try store.spotifyImport.saveSpotifyMatches(batch)
     return summary
   }
 

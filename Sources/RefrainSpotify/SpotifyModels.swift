@@ -149,7 +149,7 @@ enum SpotifyObjects {
 
 /// Spotify objects as Refrain's catalog values.
 enum SpotifyMapping {
-  static let provider = LibraryStore.spotifyProvider
+  static let provider = SpotifyImportStore.spotifyProvider
 
   /// A track as Refrain stores it; `album` fills in what a simplified track lacks.
   static func track(_ record: SpotifyObjects.Track, album: SpotifyObjects.Album? = nil)

@@ -46,7 +46,8 @@ struct RadioCommand: ParsableCommand {
         location = URL(fileURLWithPath: Session.expandingHome(url)).standardizedFileURL.path
       }
       let name = TerminalSanitizer.clean(self.name).trimmingCharacters(in: .whitespaces)
-      let added = try RadioCommand.store().saveStation(RadioStation(name: name, url: location))
+      let added = try RadioCommand.store().radio.saveStation(
+        RadioStation(name: name, url: location))
       print(added ? "added station \(name)" : "station \(name) now plays \(location)")
     }
   }
@@ -77,7 +78,7 @@ struct RadioCommand: ParsableCommand {
     var name: String
 
     func run() throws {
-      guard try RadioCommand.store().removeStation(named: name) else {
+      guard try RadioCommand.store().radio.removeStation(named: name) else {
         RadioCommand.fail("no station named \(name)")
       }
       print("removed station \(name)")

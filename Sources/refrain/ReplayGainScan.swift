@@ -34,9 +34,9 @@ struct ReplayGainScan {
   /// Measures what is missing under `folders` and stores it.
   func run(folders: [String]) throws -> Summary {
     var summary = Summary()
-    var groups: [[LibraryStore.GainCandidate]] = []
+    var groups: [[ReplayGainStore.GainCandidate]] = []
     var byAlbum: [Int64: Int] = [:]
-    for candidate in try store.replayGainCandidates(under: folders) {
+    for candidate in try store.measuredGains.replayGainCandidates(under: folders) {
       // A file measured before and unchanged since had no gain tags then, nor has it now:
       // its tags are not read again.
       if !Self.isCurrent(candidate),
@@ -59,7 +59,7 @@ struct ReplayGainScan {
     var done = 0
     progress(0, total)
     for group in stale {
-      var results: [(LibraryStore.GainCandidate, LoudnessMeter.Measurement)] = []
+      var results: [(ReplayGainStore.GainCandidate, LoudnessMeter.Measurement)] = []
       for candidate in group {
         do {
           results.append((candidate, try LoudnessMeter.measure(path: candidate.path)))
@@ -72,15 +72,15 @@ struct ReplayGainScan {
       }
       let album = group.first?.albumID == nil ? nil : LoudnessMeter.album(results.map(\.1))
       if album != nil { summary.albums += 1 }
-      let rows = results.compactMap { candidate, measurement -> LibraryStore.MeasuredGain? in
+      let rows = results.compactMap { candidate, measurement -> ReplayGainStore.MeasuredGain? in
         guard let stamp = Self.stamp(candidate.path) else { return nil }
         var gain = measurement.gain
         gain.albumGain = album?.gain
         gain.albumPeak = album?.peak
-        return LibraryStore.MeasuredGain(
+        return ReplayGainStore.MeasuredGain(
           path: candidate.path, size: stamp.size, mtime: stamp.mtime, gain: gain)
       }
-      try store.saveMeasuredGains(rows)
+      try store.measuredGains.saveMeasuredGains(rows)
       summary.measured += rows.count
     }
     return summary
@@ -88,14 +88,14 @@ struct ReplayGainScan {
 
   /// The gains measured for the file at `path`, when they match the file as it is now.
   static func measured(path: String, in store: LibraryStore) -> ReplayGain? {
-    guard let stored = try? store.measuredGain(path: path),
+    guard let stored = try? store.measuredGains.measuredGain(path: path),
       let stamp = stamp(path), stamp.size == stored.size, stamp.mtime == stored.mtime
     else { return nil }
     return stored.gain
   }
 
   /// Whether `candidate` was measured and the file is unchanged since.
-  private static func isCurrent(_ candidate: LibraryStore.GainCandidate) -> Bool {
+  private static func isCurrent(_ candidate: ReplayGainStore.GainCandidate) -> Bool {
     guard let measured = candidate.measured, let stamp = stamp(candidate.path) else {
       return false
     }

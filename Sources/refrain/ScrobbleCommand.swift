@@ -32,7 +32,7 @@ struct ScrobbleCommand: ParsableCommand {
       let libraryFile = LibraryStore.defaultFileURL(environment: environment)
       if FileManager.default.fileExists(atPath: libraryFile.path) {
         do {
-          queues = try LibraryStore(fileURL: libraryFile).scrobbleQueueSummary()
+          queues = try LibraryStore(fileURL: libraryFile).scrobbleQueue.scrobbleQueueSummary()
         } catch {
           ScrobbleCommand.fail("cannot read the library: \(error)")
         }

@@ -174,7 +174,7 @@ struct SpotifyCommand: ParsableCommand {
       var last: (at: Date, summary: String)?
       let libraryFile = LibraryStore.defaultFileURL(environment: environment)
       if FileManager.default.fileExists(atPath: libraryFile.path) {
-        last = try? LibraryStore(fileURL: libraryFile).lastSpotifyImport()
+        last = try? LibraryStore(fileURL: libraryFile).spotifyImport.lastSpotifyImport()
       }
       let lastSummary = last.flatMap {
         try? JSONDecoder().decode(SpotifyImportSummary.self, from: Data($0.summary.utf8))

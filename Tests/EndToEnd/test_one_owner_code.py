@@ -6,11 +6,14 @@
 - There is no `JSONSerialization`: every JSON message is `Codable`.
 - There is one `SessionHost`, and every front end (the full-screen player, `refrain play`,
   `refrain room join`) runs on it.
+- No type is over 800 lines, counting every extension of it (issue 34); `App` is at most
+  900 and `Session` at most 400.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,3 +107,45 @@ def test_the_session_changes_only_through_commands():
             declared.add(match.group(1))
     assert declared <= SESSION_API, f"public session members that are not commands or reads: {declared - SESSION_API}"
     assert {"execute", "answer"} <= declared
+
+
+# A type's or an extension's first line: its attributes and modifiers, the kind, the name.
+DECLARATION = re.compile(
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*"
+    r"(?:public |package |internal |private |fileprivate |final |nonisolated |indirect )*"
+    r"(struct|class|enum|actor|extension|protocol)\s+([A-Za-z_][\w.]*)"
+)
+
+
+def type_sizes() -> Counter:
+    """Lines per type: each top-level declaration or extension of it, from its first line to
+    the `}` at the start of a line that closes it (or to the next declaration)."""
+    sizes: Counter = Counter()
+    for path in swift_files():
+        lines = path.read_text().splitlines()
+        current, start = None, 0
+        for index, line in enumerate(lines):
+            found = DECLARATION.match(line)
+            if found:
+                if current:
+                    sizes[current] += index - start
+                kind, name = found.groups()
+                current = name.split(".")[0] if kind == "extension" else name
+                start = index
+            elif line.startswith("}") and current:
+                sizes[current] += index + 1 - start
+                current = None
+        if current:
+            sizes[current] += len(lines) - start
+    return sizes
+
+
+def test_no_type_is_over_800_lines():
+    sizes = type_sizes()
+    limits = {"App": 900, "Session": 400}
+    over = [
+        f"{name}: {size} lines (at most {limits.get(name, 800)})"
+        for name, size in sizes.most_common()
+        if size > limits.get(name, 800)
+    ]
+    assert not over, "\n".join(over)

@@ -66,7 +66,7 @@ final class LRCLIBResolverTests: XCTestCase {
     }
     let first = try await resolver("synced", 5).resolve(query)
     XCTAssertEqual(first.source, .online)
-    let row = try XCTUnwrap(library.cachedLyrics(for: LyricsCache.key(for: query)))
+    let row = try XCTUnwrap(library.lyrics.cachedLyrics(for: LyricsCache.key(for: query)))
     XCTAssertTrue(row.text.contains("\"lyrics\""), row.text)
 
     let second = try await resolver("hang", 0.3).resolve(query)
@@ -74,11 +74,11 @@ final class LRCLIBResolverTests: XCTestCase {
     XCTAssertEqual(second.document?.lines, first.document?.lines)
 
     // A damaged row is dropped and reported, and the track is looked up again.
-    try library.cacheLyrics("{not json", for: LyricsCache.key(for: query))
+    try library.lyrics.cacheLyrics("{not json", for: LyricsCache.key(for: query))
     XCTAssertEqual(
       cache.lookup(query),
       .unreadable(reason: "the cached lyrics were unreadable and were discarded"))
-    XCTAssertNil(try library.cachedLyrics(for: LyricsCache.key(for: query)))
+    XCTAssertNil(try library.lyrics.cachedLyrics(for: LyricsCache.key(for: query)))
   }
 
   // MARK: - Slow service

@@ -145,7 +145,7 @@ final class LibraryMigrationTests: XCTestCase {
       try store.recordPlay(LibraryTestSupport.track("1"), secondsPlayed: 12)
     }
     if level >= 3 {
-      try store.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
+      try store.lyrics.cacheLyrics("[00:01.00]hello", for: "artist|title|30", source: "lrclib")
       try store.setLyricOffset(-250, for: "demo:1")
     }
     if level >= 10 {
@@ -242,7 +242,7 @@ final class LibraryMigrationTests: XCTestCase {
       XCTAssertEqual(try store.playHistory().map(\.secondsPlayed), [12], message)
     }
     if level >= 3 {
-      XCTAssertEqual(try store.cachedLyrics(for: "artist|title|30")?.text, "[00:01.00]hello")
+      XCTAssertEqual(try store.lyrics.cachedLyrics(for: "artist|title|30")?.text, "[00:01.00]hello")
       XCTAssertEqual(try store.lyricOffset(for: "demo:1"), -250, message)
     }
     if level >= 4 {

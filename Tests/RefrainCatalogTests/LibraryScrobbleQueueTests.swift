@@ -28,14 +28,17 @@ final class LibraryScrobbleQueueTests: XCTestCase {
     let store = try LibraryTestSupport.makeStore(self)
     XCTAssertEqual(try store.enqueueListen(listen(), services: [.listenBrainz, .lastFM]), 2)
     XCTAssertEqual(try store.enqueueListen(listen(), services: [.listenBrainz, .lastFM]), 0)
-    XCTAssertEqual(try store.pendingListens(service: .listenBrainz, limit: 10, now: later).count, 1)
-    XCTAssertEqual(try store.pendingListens(service: .lastFM, limit: 10, now: later).count, 1)
+    XCTAssertEqual(
+      try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 10, now: later).count, 1
+    )
+    XCTAssertEqual(
+      try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 10, now: later).count, 1)
   }
 
   func testQueuedListenKeepsTheTrack() throws {
     let store = try LibraryTestSupport.makeStore(self)
     try store.enqueueListen(listen(), services: [.lastFM])
-    let queued = try store.pendingListens(service: .lastFM, limit: 10, now: later)
+    let queued = try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 10, now: later)
     XCTAssertEqual(queued.map(\.title), ["Song"])
     XCTAssertEqual(queued.first?.artist, "Artist")
     XCTAssertEqual(queued.first?.album, "Album")
@@ -52,7 +55,8 @@ final class LibraryScrobbleQueueTests: XCTestCase {
     unknown.track.album = nil
     try store.enqueueListen(unknown, services: [.listenBrainz])
     try store.enqueueListen(unknown, services: [.listenBrainz])
-    let queued = try store.pendingListens(service: .listenBrainz, limit: 10, now: later)
+    let queued = try store.scrobbleQueue.pendingListens(
+      service: .listenBrainz, limit: 10, now: later)
     XCTAssertEqual(queued.map(\.artist), [""])
   }
 
@@ -62,7 +66,8 @@ final class LibraryScrobbleQueueTests: XCTestCase {
     try store.enqueueListen(listen("a", at: 0), services: [.lastFM])
     try store.enqueueListen(listen("b", at: 10), services: [.lastFM])
     XCTAssertEqual(
-      try store.pendingListens(service: .lastFM, limit: 2, now: later).map(\.title), ["a", "b"])
+      try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 2, now: later).map(\.title),
+      ["a", "b"])
   }
 
   // MARK: - Restarts
@@ -75,7 +80,8 @@ final class LibraryScrobbleQueueTests: XCTestCase {
     }
     let reopened = try LibraryStore(fileURL: file)
     XCTAssertEqual(
-      try reopened.pendingListens(service: .listenBrainz, limit: 10, now: later).map(\.title),
+      try reopened.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 10, now: later).map(
+        \.title),
       ["Song"])
     // Queuing it again after the restart still adds nothing.
     XCTAssertEqual(try reopened.enqueueListen(listen(), services: [.listenBrainz]), 0)
@@ -86,24 +92,30 @@ final class LibraryScrobbleQueueTests: XCTestCase {
   func testSentListensAreNeverPendingAgain() throws {
     let store = try LibraryTestSupport.makeStore(self)
     try store.enqueueListen(listen(), services: [.listenBrainz, .lastFM])
-    let queued = try store.pendingListens(service: .listenBrainz, limit: 10, now: later)
-    try store.markSent(ids: queued.map(\.id))
-    XCTAssertEqual(try store.pendingListens(service: .listenBrainz, limit: 10, now: later), [])
-    XCTAssertEqual(try store.pendingListens(service: .lastFM, limit: 10, now: later).count, 1)
+    let queued = try store.scrobbleQueue.pendingListens(
+      service: .listenBrainz, limit: 10, now: later)
+    try store.scrobbleQueue.markSent(ids: queued.map(\.id))
+    XCTAssertEqual(
+      try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 10, now: later), [])
+    XCTAssertEqual(
+      try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 10, now: later).count, 1)
     XCTAssertEqual(try store.enqueueListen(listen(), services: [.listenBrainz]), 0)
-    XCTAssertEqual(try store.pendingListens(service: .listenBrainz, limit: 10, now: later), [])
+    XCTAssertEqual(
+      try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 10, now: later), [])
   }
 
   func testFailedListenWaitsUntilRetryTime() throws {
     let store = try LibraryTestSupport.makeStore(self)
     try store.enqueueListen(listen(), services: [.lastFM])
-    let ids = try store.pendingListens(service: .lastFM, limit: 10, now: start).map(\.id)
+    let ids = try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 10, now: start).map(
+      \.id)
     let retryAt = start.addingTimeInterval(ScrobbleBackoff.delay(afterAttempts: 1))
-    try store.markFailed(ids: ids, error: "HTTP 503", retryAt: retryAt)
+    try store.scrobbleQueue.markFailed(ids: ids, error: "HTTP 503", retryAt: retryAt)
     XCTAssertEqual(
-      try store.pendingListens(service: .lastFM, limit: 10, now: retryAt.addingTimeInterval(-1)),
+      try store.scrobbleQueue.pendingListens(
+        service: .lastFM, limit: 10, now: retryAt.addingTimeInterval(-1)),
       [])
-    let due = try store.pendingListens(service: .lastFM, limit: 10, now: retryAt)
+    let due = try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 10, now: retryAt)
     XCTAssertEqual(due.map(\.attempts), [1])
     XCTAssertEqual(due.map(\.lastError), ["HTTP 503"])
   }
@@ -112,12 +124,13 @@ final class LibraryScrobbleQueueTests: XCTestCase {
     let store = try LibraryTestSupport.makeStore(self)
     try store.enqueueListen(listen("a"), services: [.listenBrainz, .lastFM])
     try store.enqueueListen(listen("b", at: 10), services: [.lastFM])
-    let sent = try store.pendingListens(service: .listenBrainz, limit: 10, now: later)
-    try store.markSent(ids: sent.map(\.id))
-    let failed = try store.pendingListens(service: .lastFM, limit: 1, now: later)
-    try store.markFailed(ids: failed.map(\.id), error: "invalid session key", retryAt: later)
+    let sent = try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 10, now: later)
+    try store.scrobbleQueue.markSent(ids: sent.map(\.id))
+    let failed = try store.scrobbleQueue.pendingListens(service: .lastFM, limit: 1, now: later)
+    try store.scrobbleQueue.markFailed(
+      ids: failed.map(\.id), error: "invalid session key", retryAt: later)
     XCTAssertEqual(
-      try store.scrobbleQueueSummary(),
+      try store.scrobbleQueue.scrobbleQueueSummary(),
       [
         ScrobbleQueueSummary(
           service: .lastFM, pending: 2, sent: 0, lastError: "invalid session key"),
@@ -126,6 +139,6 @@ final class LibraryScrobbleQueueTests: XCTestCase {
   }
 
   func testSummaryOfEmptyQueueIsEmpty() throws {
-    XCTAssertEqual(try LibraryTestSupport.makeStore(self).scrobbleQueueSummary(), [])
+    XCTAssertEqual(try LibraryTestSupport.makeStore(self).scrobbleQueue.scrobbleQueueSummary(), [])
   }
 }

@@ -15,26 +15,27 @@ final class LibrarySessionTests: XCTestCase {
   // MARK: - Lyrics cache
 
   func testCachedLyricsRoundTrip() throws {
-    XCTAssertNil(try store.cachedLyrics(for: "k"))
+    XCTAssertNil(try store.lyrics.cachedLyrics(for: "k"))
     let fetched = Date(timeIntervalSince1970: 1_700_000_000)
-    try store.cacheLyrics("[00:01.00]첫 줄\n", for: "k", source: "lrclib", fetchedAt: fetched)
-    let cached = try XCTUnwrap(try store.cachedLyrics(for: "k"))
+    try store.lyrics.cacheLyrics("[00:01.00]첫 줄\n", for: "k", source: "lrclib", fetchedAt: fetched)
+    let cached = try XCTUnwrap(try store.lyrics.cachedLyrics(for: "k"))
     XCTAssertEqual(
       cached, CachedLyrics(key: "k", text: "[00:01.00]첫 줄\n", source: "lrclib", fetchedAt: fetched))
   }
 
   func testCachingAgainReplacesTheText() throws {
-    try store.cacheLyrics("old", for: "k")
-    try store.cacheLyrics("new", for: "k")
-    XCTAssertEqual(try store.cachedLyrics(for: "k")?.text, "new")
+    try store.lyrics.cacheLyrics("old", for: "k")
+    try store.lyrics.cacheLyrics("new", for: "k")
+    XCTAssertEqual(try store.lyrics.cachedLyrics(for: "k")?.text, "new")
   }
 
   func testOldCachedLyricsCanBeDropped() throws {
-    try store.cacheLyrics("old", for: "old", fetchedAt: Date(timeIntervalSince1970: 10))
-    try store.cacheLyrics("new", for: "new", fetchedAt: Date(timeIntervalSince1970: 1000))
-    XCTAssertEqual(try store.removeCachedLyrics(fetchedBefore: Date(timeIntervalSince1970: 500)), 1)
-    XCTAssertNil(try store.cachedLyrics(for: "old"))
-    XCTAssertNotNil(try store.cachedLyrics(for: "new"))
+    try store.lyrics.cacheLyrics("old", for: "old", fetchedAt: Date(timeIntervalSince1970: 10))
+    try store.lyrics.cacheLyrics("new", for: "new", fetchedAt: Date(timeIntervalSince1970: 1000))
+    XCTAssertEqual(
+      try store.lyrics.removeCachedLyrics(fetchedBefore: Date(timeIntervalSince1970: 500)), 1)
+    XCTAssertNil(try store.lyrics.cachedLyrics(for: "old"))
+    XCTAssertNotNil(try store.lyrics.cachedLyrics(for: "new"))
   }
 
   // MARK: - Lyric offsets
@@ -47,14 +48,14 @@ final class LibrarySessionTests: XCTestCase {
   }
 
   func testNudgingAddsToTheOffset() throws {
-    XCTAssertEqual(try store.nudgeLyricOffset(for: "t", by: 100), 100)
-    XCTAssertEqual(try store.nudgeLyricOffset(for: "t", by: 100), 200)
-    XCTAssertEqual(try store.nudgeLyricOffset(for: "t", by: -500), -300)
+    XCTAssertEqual(try store.lyrics.nudgeLyricOffset(for: "t", by: 100), 100)
+    XCTAssertEqual(try store.lyrics.nudgeLyricOffset(for: "t", by: 100), 200)
+    XCTAssertEqual(try store.lyrics.nudgeLyricOffset(for: "t", by: -500), -300)
   }
 
   func testAZeroOffsetIsForgotten() throws {
     try store.setLyricOffset(100, for: "t")
-    try store.nudgeLyricOffset(for: "t", by: -100)
+    try store.lyrics.nudgeLyricOffset(for: "t", by: -100)
     let rows = try store.read { db in
       try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM lyric_offsets")
     }
@@ -63,7 +64,7 @@ final class LibrarySessionTests: XCTestCase {
 
   func testOffsetsAreClampedWithoutOverflow() throws {
     XCTAssertEqual(try store.setLyricOffset(Int.max, for: "t"), LRCParser.maxOffsetMs)
-    XCTAssertEqual(try store.nudgeLyricOffset(for: "t", by: Int.max), LRCParser.maxOffsetMs)
+    XCTAssertEqual(try store.lyrics.nudgeLyricOffset(for: "t", by: Int.max), LRCParser.maxOffsetMs)
     XCTAssertEqual(try store.setLyricOffset(Int.min, for: "t"), -LRCParser.maxOffsetMs)
   }
 

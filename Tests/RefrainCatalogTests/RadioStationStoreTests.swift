@@ -10,24 +10,25 @@ final class RadioStationStoreTests: XCTestCase {
     let store = try LibraryTestSupport.makeStore(self)
     XCTAssertEqual(try store.stations(), [])
     XCTAssertTrue(
-      try store.saveStation(RadioStation(name: "Tones FM", url: "http://127.0.0.1:1/a")))
-    XCTAssertTrue(try store.saveStation(RadioStation(name: "ambient", url: "/radio/list.pls")))
+      try store.radio.saveStation(RadioStation(name: "Tones FM", url: "http://127.0.0.1:1/a")))
+    XCTAssertTrue(
+      try store.radio.saveStation(RadioStation(name: "ambient", url: "/radio/list.pls")))
     XCTAssertEqual(
       try store.stations(),
       [
         RadioStation(name: "ambient", url: "/radio/list.pls"),
         RadioStation(name: "Tones FM", url: "http://127.0.0.1:1/a"),
       ])
-    XCTAssertTrue(try store.removeStation(named: "AMBIENT"))
-    XCTAssertFalse(try store.removeStation(named: "ambient"))
+    XCTAssertTrue(try store.radio.removeStation(named: "AMBIENT"))
+    XCTAssertFalse(try store.radio.removeStation(named: "ambient"))
     XCTAssertEqual(try store.stations().map(\.name), ["Tones FM"])
   }
 
   func testASecondStationOfTheSameNameInAnyCaseReplacesTheURL() throws {
     let store = try LibraryTestSupport.makeStore(self)
-    try store.saveStation(RadioStation(name: "Tones FM", url: "http://127.0.0.1:1/a"))
+    try store.radio.saveStation(RadioStation(name: "Tones FM", url: "http://127.0.0.1:1/a"))
     XCTAssertFalse(
-      try store.saveStation(RadioStation(name: "tones fm", url: "http://127.0.0.1:1/b")))
+      try store.radio.saveStation(RadioStation(name: "tones fm", url: "http://127.0.0.1:1/b")))
     XCTAssertEqual(
       try store.stations(), [RadioStation(name: "tones fm", url: "http://127.0.0.1:1/b")])
   }

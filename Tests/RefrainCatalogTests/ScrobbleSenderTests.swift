@@ -63,7 +63,7 @@ final class ScrobbleSenderTests: XCTestCase {
     XCTAssertEqual(client.sentBatches.map { $0.map(\.title) }, [["b", "a"], ["c"]])
     XCTAssertEqual(reports.first?.sent.count, 3)
     XCTAssertNil(reports.first?.failure)
-    XCTAssertEqual(try store.scrobbleQueueSummary().first?.pending, 0)
+    XCTAssertEqual(try store.scrobbleQueue.scrobbleQueueSummary().first?.pending, 0)
     // Sent listens are never sent again.
     _ = await sender.flush()
     XCTAssertEqual(client.sentBatches.count, 2)
@@ -79,11 +79,12 @@ final class ScrobbleSenderTests: XCTestCase {
     let reports = await sender.flush()
     XCTAssertEqual(reports.first?.failure, .failed(service: .listenBrainz, detail: "down"))
     XCTAssertTrue(client.sentBatches.isEmpty)
-    XCTAssertTrue(try store.pendingListens(service: .listenBrainz, limit: 5, now: now).isEmpty)
+    XCTAssertTrue(
+      try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 5, now: now).isEmpty)
     let retry = now.addingTimeInterval(ScrobbleBackoff.delay(afterAttempts: 1))
-    let due = try store.pendingListens(service: .listenBrainz, limit: 5, now: retry)
+    let due = try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 5, now: retry)
     XCTAssertEqual(due.map(\.attempts), [1])
-    XCTAssertEqual(try store.nextListenDue(services: [.listenBrainz]), retry)
+    XCTAssertEqual(try store.scrobbleQueue.nextListenDue(services: [.listenBrainz]), retry)
     // flush sends it whatever the backoff says.
     _ = await sender.flush()
     XCTAssertEqual(client.sentBatches.map { $0.map(\.title) }, [["a"]])
@@ -97,7 +98,7 @@ final class ScrobbleSenderTests: XCTestCase {
     let now = start.addingTimeInterval(1000)
     let sender = ScrobbleSender(store: store, clients: [client], lockFile: nil, now: { now })
     _ = await sender.flush()
-    let pending = try store.pendingListens(service: .listenBrainz, limit: 5, now: now)
+    let pending = try store.scrobbleQueue.pendingListens(service: .listenBrainz, limit: 5, now: now)
     XCTAssertEqual(pending.map(\.attempts), [0])
     let again = await sender.flush()
     XCTAssertEqual(again.first?.failure, .rateLimited(service: .listenBrainz, retryIn: 30))
@@ -117,7 +118,7 @@ final class ScrobbleSenderTests: XCTestCase {
     XCTAssertTrue(sender.waitUntilIdle(seconds: 5))
     XCTAssertEqual(client.sentBatches.map { $0.map(\.title) }, [["a"]])
     // The Last.fm row waits for a Last.fm client; it is not this sender's.
-    XCTAssertEqual(try store.scrobbleQueueSummary().map(\.pending), [1, 0])
+    XCTAssertEqual(try store.scrobbleQueue.scrobbleQueueSummary().map(\.pending), [1, 0])
     XCTAssertFalse(sender.isRetryScheduled, "nothing waits for this sender: no timer")
   }
 

@@ -110,7 +110,7 @@ final class SpotifyLibraryTests: XCTestCase {
       ("/m/titled.mp3", LocalTrackInfo(title: "Slow Tide", artist: "Jun", duration: 200)),
       ("/m/long.mp3", LocalTrackInfo(title: "Far Off", artist: "Jun", duration: 300)),
     ])
-    try store.replaceSpotifyLikes(with: [
+    try store.spotifyImport.replaceSpotifyLikes(with: [
       CatalogTrack(
         id: "a", provider: "spotify", title: "Tagged", artist: "Y", duration: 99,
         isrc: "QZAAA2600001"),
@@ -128,14 +128,14 @@ final class SpotifyLibraryTests: XCTestCase {
     XCTAssertEqual(summary.tracks, 5)
     XCTAssertEqual(summary.matchedLocal, 2)
     XCTAssertEqual(lookups.map(\.id), ["d"], "only a track with an ISRC is looked up online")
-    let matches = try store.spotifyMatches()
+    let matches = try store.spotifyImport.spotifyMatches()
     XCTAssertEqual(matches["a"]?.localPath, "/m/tagged.mp3")
     XCTAssertEqual(matches["b"]?.localPath, "/m/titled.mp3")
     XCTAssertEqual(
       matches["c"]?.kind, SpotifyMatch.Kind.none, "four seconds apart is another recording")
     XCTAssertEqual(matches["e"]?.kind, SpotifyMatch.Kind.none)
 
-    let liked = try store.spotifyLikedTracks()
+    let liked = try store.spotifyImport.spotifyLikedTracks()
     XCTAssertEqual(liked.map(\.id), ["a", "b", "c", "d", "e"])
     XCTAssertEqual(liked[0].match, "local")
     XCTAssertEqual(liked[0].streamURL, URL(fileURLWithPath: "/m/tagged.mp3"))
@@ -145,7 +145,7 @@ final class SpotifyLibraryTests: XCTestCase {
 
   func testTheServerIsAskedBeforePreviewsAndItsSongPlaysThroughTheServerProvider() async throws {
     let store = try LibraryTestSupport.makeStore(self)
-    try store.replaceSpotifyLikes(with: [
+    try store.spotifyImport.replaceSpotifyLikes(with: [
       CatalogTrack(
         id: "s", provider: "spotify", title: "Home Run", artist: "Server", isrc: "QZAAA2600011"),
       CatalogTrack(id: "t", provider: "spotify", title: "No Code", artist: "Server", duration: 200),
@@ -173,7 +173,7 @@ final class SpotifyLibraryTests: XCTestCase {
     XCTAssertEqual(
       [summary.matchedSubsonic, summary.matchedPreview, summary.unmatched], [2, 1, 1])
     XCTAssertEqual(serverAsked.value, 4, "a track without an ISRC is asked by title")
-    let matches = try store.spotifyMatches()
+    let matches = try store.spotifyImport.spotifyMatches()
     XCTAssertEqual(matches["s"], SpotifyMatch(kind: .subsonic, serverID: "song-11"))
     XCTAssertEqual(matches["t"]?.serverID, "song-12")
     XCTAssertEqual(matches["p"]?.kind, .preview)
@@ -186,7 +186,7 @@ final class SpotifyLibraryTests: XCTestCase {
     XCTAssertEqual([again.matchedSubsonic, again.matchedPreview, again.unmatched], [2, 1, 1])
     XCTAssertEqual(serverAsked.value, 6)
     // The listing shows the match without credentials; the server provider makes the URL.
-    let liked = try store.spotifyLikedTracks()
+    let liked = try store.spotifyImport.spotifyLikedTracks()
     XCTAssertEqual(liked.first { $0.id == "s" }?.match, "subsonic")
     let provider = SpotifyCatalogProvider(
       store: store, previews: nil, server: StreamOnlyProvider(name: "subsonic"))
@@ -210,7 +210,7 @@ final class SpotifyLibraryTests: XCTestCase {
 
   func testPreviewsFoundAreKeptAndTheCatalogIsNotAskedAgain() async throws {
     let store = try LibraryTestSupport.makeStore(self)
-    try store.replaceSpotifyLikes(with: [
+    try store.spotifyImport.replaceSpotifyLikes(with: [
       CatalogTrack(
         id: "p", provider: "spotify", title: "On Air", artist: "Radio", isrc: "QZAAA2600002"),
       CatalogTrack(
@@ -234,7 +234,7 @@ final class SpotifyLibraryTests: XCTestCase {
       _, _ in
     }
     XCTAssertEqual(asked.value, 4, "--rematch asks again")
-    let tracks = try store.spotifyLikedTracks()
+    let tracks = try store.spotifyImport.spotifyLikedTracks()
     XCTAssertEqual(tracks.first { $0.id == "p" }?.match, "preview")
     XCTAssertTrue(
       tracks.first { $0.id == "n" }?.unplayableReason?.contains("QZAAA2600003") ?? false)

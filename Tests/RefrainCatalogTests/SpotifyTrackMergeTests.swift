@@ -114,7 +114,7 @@ final class SpotifyTrackMergeTests: XCTestCase {
     try Self.importAlbum("al1", tracks: [fromAlbum], into: store)
     let (summary, _) = try SpotifyMatcher(store: store, previews: nil).matchLocally()
     XCTAssertEqual(summary.matchedLocal, 1)
-    XCTAssertEqual(try store.spotifyMatch(for: "t1")?.localPath, "/m/rip01.mp3")
+    XCTAssertEqual(try store.spotifyImport.spotifyMatch(for: "t1")?.localPath, "/m/rip01.mp3")
   }
 
   func testImportingAgainRepairsALibraryThatLostTheISRC() throws {
@@ -126,7 +126,7 @@ final class SpotifyTrackMergeTests: XCTestCase {
     let lossy = try SpotifyMatcher(store: store, previews: nil).matchLocally().summary
     XCTAssertEqual(lossy.matchedLocal, 0)
     XCTAssertEqual(
-      try store.spotifyMatch(for: "t1")?.reason,
+      try store.spotifyImport.spotifyMatch(for: "t1")?.reason,
       "no local file has this title, and Spotify gave no ISRC")
 
     try Self.importLikes([liked], into: store)
@@ -134,7 +134,7 @@ final class SpotifyTrackMergeTests: XCTestCase {
     let repaired = try SpotifyMatcher(store: store, previews: nil).matchLocally().summary
     XCTAssertEqual(repaired.matchedLocal, 1)
     XCTAssertEqual(try store.storedTrack(provider: "spotify", id: "t1")?.isrc, "QZAAA2600010")
-    XCTAssertEqual(try store.spotifyMatch(for: "t1")?.kind, .local)
+    XCTAssertEqual(try store.spotifyImport.spotifyMatch(for: "t1")?.kind, .local)
   }
 
   // MARK: - Support
@@ -151,25 +151,25 @@ final class SpotifyTrackMergeTests: XCTestCase {
 
   /// Liked Songs staged and applied as an import does (one page).
   private static func importLikes(_ tracks: [CatalogTrack], into store: LibraryStore) throws {
-    try store.addSpotifyImportLists([("liked", "me/tracks", nil)])
-    try store.stageSpotifyPage(
+    try store.spotifyImport.addSpotifyImportLists([("liked", "me/tracks", nil)])
+    try store.spotifyImport.stageSpotifyPage(
       list: "liked", items: tracks.map { SpotifyStagedItem(id: $0.id) }, tracks: tracks,
       next: nil)
-    try store.applySpotifyLikes()
-    try store.finishSpotifyImport(keeping: [], summary: "{}")
+    try store.spotifyImport.applySpotifyLikes()
+    try store.spotifyImport.finishSpotifyImport(keeping: [], summary: "{}")
   }
 
   /// A saved album and its track list stored and applied as an import does (one page).
   private static func importAlbum(_ id: String, tracks: [CatalogTrack], into store: LibraryStore)
     throws
   {
-    try store.addSpotifyImportLists([("albums", "me/albums", nil)])
-    try store.storeSpotifyAlbumTracks(albumID: id, tracks: tracks)
+    try store.spotifyImport.addSpotifyImportLists([("albums", "me/albums", nil)])
+    try store.spotifyImport.storeSpotifyAlbumTracks(albumID: id, tracks: tracks)
     let album = AlbumSummary(id: id, provider: "spotify", title: "Tides")
-    try store.stageSpotifyPage(
+    try store.spotifyImport.stageSpotifyPage(
       list: "albums", items: [SpotifyStagedItem(id: id, json: LibraryStore.encodeJSON(album))],
       tracks: [], next: nil)
-    try store.applySpotifyAlbums()
-    try store.finishSpotifyImport(keeping: [], summary: "{}")
+    try store.spotifyImport.applySpotifyAlbums()
+    try store.spotifyImport.finishSpotifyImport(keeping: [], summary: "{}")
   }
 }

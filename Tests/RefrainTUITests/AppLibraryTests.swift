@@ -48,7 +48,7 @@ final class AppLibraryTests: XCTestCase {
 
   func testARadioStationIsListedAndEnterPlaysIt() throws {
     let library = try TUIHarness.temporaryLibrary(self)
-    try library.saveStation(
+    try library.radio.saveStation(
       RadioStation(name: "Tones FM", url: "http://127.0.0.1:9/radio.mp3"))
     let harness = TUIHarness(library: library)
     harness.waitForHome()

@@ -203,22 +203,3 @@ enum LyricSearchIndex {
       .trimmingCharacters(in: .whitespaces)
   }
 }
-
-extension LibraryStore {
-  /// Indexes `lines` as the lyrics of the scanned track at `path`, replacing any, in one
-  /// transaction; `false` when no such track is indexed. For tools and benchmarks that
-  /// build a library without files.
-  @discardableResult
-  public func indexLyrics(_ lines: [LyricLine], synced: Bool, forLocalTrack path: String) throws
-    -> Bool
-  {
-    try write { db in
-      guard
-        let id = try Int64.fetchOne(
-          db, sql: "SELECT id FROM local_tracks WHERE path = ?", arguments: [path])
-      else { return false }
-      try LyricSearchIndex.replace(track: id, lines: lines, synced: synced, db: db)
-      return true
-    }
-  }
-}

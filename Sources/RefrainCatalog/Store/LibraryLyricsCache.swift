@@ -13,14 +13,15 @@ public struct LibraryLyricsCache: LyricsCacheStorage {
   public init(store: LibraryStore) { self.store = store }
 
   public func read(_ key: String) throws -> Data? {
-    try store.cachedLyrics(for: key).map { Data($0.text.utf8) }
+    try store.lyrics.cachedLyrics(for: key).map { Data($0.text.utf8) }
   }
 
   public func write(_ data: Data, for key: String) throws {
-    try store.cacheLyrics(String(decoding: data, as: UTF8.self), for: key, source: "lyrics cache")
+    try store.lyrics.cacheLyrics(
+      String(decoding: data, as: UTF8.self), for: key, source: "lyrics cache")
   }
 
   public func remove(_ key: String) {
-    _ = try? store.removeCachedLyrics(forKey: key)
+    _ = try? store.lyrics.removeCachedLyrics(forKey: key)
   }
 }

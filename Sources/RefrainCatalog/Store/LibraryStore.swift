@@ -5,6 +5,12 @@ import RefrainCore
 /// The user's library: one SQLite file holding playlists, favourites, history, lyrics data,
 /// the last session and the local folder index.
 ///
+/// `LibraryStore` owns the connection, the schema and its migrations, the saved session,
+/// likes and saved albums, recent searches and play history, and the stored copies of
+/// tracks. The other parts share its connection through small values it hands out:
+/// ``playlistStore``, ``lyrics``, ``measuredGains``, ``scrobbleQueue``, ``radio`` and
+/// ``spotifyImport``.
+///
 /// The file is `$XDG_DATA_HOME/refrain/library.sqlite` (`~/.local/share/refrain/…` when the
 /// variable is unset). It is opened as a GRDB `DatabasePool` in WAL mode, so readers (the
 /// panes, `refrain search`) never wait for a writer (`refrain scan`), and several Refrain
@@ -216,6 +222,21 @@ public final class LibraryStore: Sendable {
     try LibraryStore(fileURL: defaultFileURL(environment: environment))
   }
 
+  // MARK: - Parts
+
+  /// The playlists: creating, renaming and editing them.
+  public var playlistStore: PlaylistStore { PlaylistStore(store: self) }
+  /// The lyrics cache, the lyric offsets and the lyric search index's lines.
+  public var lyrics: LyricsStore { LyricsStore(store: self) }
+  /// ReplayGain measured by `refrain scan --replaygain`.
+  public var measuredGains: ReplayGainStore { ReplayGainStore(store: self) }
+  /// The offline queue of listens for the scrobbling services.
+  public var scrobbleQueue: ScrobbleQueue { ScrobbleQueue(store: self) }
+  /// The radio stations.
+  public var radio: RadioStations { RadioStations(store: self) }
+  /// The imported Spotify library and the import in progress.
+  public var spotifyImport: SpotifyImportStore { SpotifyImportStore(store: self) }
+
   /// The migrations applied to the file, oldest first (`v1`, `v2`, …).
   public func appliedMigrations() throws -> [String] {
     try read { db in try LibrarySchema.migrator.appliedMigrations(db) }
@@ -270,7 +291,3 @@ public enum LibraryDurability: Sendable {
     }
   }
 }
-
-/// The full-screen player's view of the library: ``LibraryStore``'s own methods, each one
-/// transaction that has committed when it returns.
-extension LibraryStore: LibraryStorage {}

@@ -4,7 +4,13 @@ import RefrainCore
 
 /// ReplayGain measured by `refrain scan --replaygain`, kept in the library and never written
 /// into the music files.
-extension LibraryStore {
+///
+/// One row per path, with the file's size and modification time when it was measured, so a
+/// changed file shows as stale; a batch of measurements is saved in one transaction.
+public struct ReplayGainStore: Sendable {
+  /// The library whose connection it shares.
+  let store: LibraryStore
+
   /// One file's measured loudness, as stored.
   public struct MeasuredGain: Sendable, Equatable {
     /// The file's absolute path.
@@ -28,7 +34,7 @@ extension LibraryStore {
   /// Stores `measurements` in one transaction, replacing earlier ones for the same paths.
   public func saveMeasuredGains(_ measurements: [MeasuredGain]) throws {
     guard !measurements.isEmpty else { return }
-    try write { db in
+    try store.write { db in
       for item in measurements {
         try db.execute(
           sql: """
@@ -46,7 +52,7 @@ extension LibraryStore {
 
   /// The measurement stored for `path`, whatever the file is now; `nil` when none is.
   public func measuredGain(path: String) throws -> MeasuredGain? {
-    try read { db in
+    try store.read { db in
       try Row.fetchOne(
         db,
         sql: """
@@ -77,7 +83,7 @@ extension LibraryStore {
   /// The indexed local files under `folders`, in album and path order, with what was
   /// measured for each before.
   public func replayGainCandidates(under folders: [String]) throws -> [GainCandidate] {
-    try read { db in
+    try store.read { db in
       var found: [GainCandidate] = []
       var seen = Set<String>()
       for folder in folders {

@@ -6,10 +6,13 @@ import RefrainCore
 ///
 /// Entry positions are dense (0, 1, 2, …) and every change renumbers them in the same
 /// transaction, so a reader never sees a gap or a duplicate position.
-extension LibraryStore {
+public struct PlaylistStore: Sendable {
+  /// The library whose connection it shares.
+  let store: LibraryStore
+
   /// Every playlist, by name.
   public func playlists() throws -> [LibraryPlaylist] {
-    try read { db in
+    try store.read { db in
       try Row.fetchAll(db, sql: Self.playlistSelect + " ORDER BY p.name COLLATE NOCASE, p.id")
         .map(Self.playlist(from:))
     }
@@ -17,14 +20,14 @@ extension LibraryStore {
 
   /// One playlist; throws ``LibraryStoreError/playlistNotFound(_:)`` when it is gone.
   public func playlist(_ id: Int64) throws -> LibraryPlaylist {
-    try read { db in try Self.fetchPlaylist(id, in: db) }
+    try store.read { db in try Self.fetchPlaylist(id, in: db) }
   }
 
   /// Makes an empty playlist.
   public func createPlaylist(named name: String) throws -> LibraryPlaylist {
     let name = try Self.validName(name)
-    return try write { db in
-      let time = Self.now()
+    return try store.write { db in
+      let time = LibraryStore.now()
       try db.execute(
         sql: "INSERT INTO playlists (name, created_at, updated_at) VALUES (?, ?, ?)",
         arguments: [name, time, time])
@@ -35,17 +38,17 @@ extension LibraryStore {
   /// Gives a playlist a new name.
   public func renamePlaylist(_ id: Int64, to name: String) throws {
     let name = try Self.validName(name)
-    try write { db in
+    try store.write { db in
       try db.execute(
         sql: "UPDATE playlists SET name = ?, updated_at = ? WHERE id = ?",
-        arguments: [name, Self.now(), id])
+        arguments: [name, LibraryStore.now(), id])
       guard db.changesCount == 1 else { throw LibraryStoreError.playlistNotFound(id) }
     }
   }
 
   /// Deletes a playlist and its entries (the tracks stay in other playlists and in history).
   public func deletePlaylist(_ id: Int64) throws {
-    try write { db in
+    try store.write { db in
       try db.execute(sql: "DELETE FROM playlists WHERE id = ?", arguments: [id])
       guard db.changesCount == 1 else { throw LibraryStoreError.playlistNotFound(id) }
     }
@@ -55,7 +58,7 @@ extension LibraryStore {
   public func entries(inPlaylist id: Int64, offset: Int = 0, limit: Int? = nil) throws
     -> [PlaylistEntry]
   {
-    try read { db in
+    try store.read { db in
       _ = try Self.fetchPlaylist(id, in: db)
       let rows = try Row.fetchAll(
         db,
@@ -71,7 +74,7 @@ extension LibraryStore {
         arguments: [id, limit ?? -1, max(0, offset)])
       return rows.map { row in
         PlaylistEntry(
-          entryID: row["entry_id"], position: row["position"], track: Self.track(from: row),
+          entryID: row["entry_id"], position: row["position"], track: LibraryStore.track(from: row),
           addedAt: Date(timeIntervalSince1970: row["added_at"]))
       }
     }
@@ -82,7 +85,7 @@ extension LibraryStore {
   public func addTracks(_ tracks: [CatalogTrack], toPlaylist id: Int64, at position: Int? = nil)
     throws -> [Int64]
   {
-    try write { db in
+    try store.write { db in
       let count = try Self.entryCount(id, in: db)
       let start = position ?? count
       guard (0...count).contains(start) else {
@@ -96,10 +99,10 @@ extension LibraryStore {
             """,
           arguments: [tracks.count, id, start])
       }
-      let time = Self.now()
+      let time = LibraryStore.now()
       var added: [Int64] = []
       for (offset, track) in tracks.enumerated() {
-        try Self.store(track, in: db)
+        try LibraryStore.store(track, in: db)
         try db.execute(
           sql: """
             INSERT INTO playlist_entries (playlist_id, position, provider, track_id, added_at)
@@ -115,7 +118,7 @@ extension LibraryStore {
 
   /// Removes entries (by entry ID) from a playlist; IDs not in it are ignored.
   public func removeEntries(_ entryIDs: [Int64], fromPlaylist id: Int64) throws {
-    try write { db in
+    try store.write { db in
       _ = try Self.fetchPlaylist(id, in: db)
       for entryID in entryIDs {
         try db.execute(
@@ -129,7 +132,7 @@ extension LibraryStore {
 
   /// Moves the entry at position `from` to position `to`; the entries between shift by one.
   public func moveEntry(inPlaylist id: Int64, from: Int, to: Int) throws {
-    try write { db in
+    try store.write { db in
       let count = try Self.entryCount(id, in: db)
       for position in [from, to] where !(0..<count).contains(position) {
         throw LibraryStoreError.positionOutOfRange(position, count: count)
@@ -189,7 +192,8 @@ extension LibraryStore {
 
   /// Marks the playlist as changed now.
   private static func touch(_ id: Int64, in db: Database) throws {
-    try db.execute(sql: "UPDATE playlists SET updated_at = ? WHERE id = ?", arguments: [now(), id])
+    try db.execute(
+      sql: "UPDATE playlists SET updated_at = ? WHERE id = ?", arguments: [LibraryStore.now(), id])
   }
 
   /// Closes the gaps left by removed entries: positions become 0, 1, 2, … in the same order.

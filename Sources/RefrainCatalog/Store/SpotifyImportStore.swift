@@ -65,7 +65,10 @@ package struct LocalMatchRow: Sendable {
 /// replaced) in one transaction when its last page is in. A killed import therefore leaves
 /// either a list's previous state or its new one, and the next run continues from the last
 /// staged page.
-extension LibraryStore {
+public struct SpotifyImportStore: Sendable {
+  /// The library whose connection it shares.
+  let store: LibraryStore
+
   /// The provider name of Spotify's tracks (`SpotifyMapping.provider` in RefrainSpotify).
   package static let spotifyProvider = "spotify"
 
@@ -76,7 +79,7 @@ extension LibraryStore {
   package func spotifyImportLists() throws -> [(
     list: String, next: String?, done: Bool, json: String?
   )] {
-    try read { db in
+    try store.read { db in
       try Row.fetchAll(
         db, sql: "SELECT list, next_url, done, json FROM spotify_import_lists ORDER BY rowid"
       ).map { ($0["list"], $0["next_url"], $0["done"], $0["json"]) }
@@ -86,7 +89,7 @@ extension LibraryStore {
   /// Adds lists to the import in progress (ones already there are left as they are).
   package func addSpotifyImportLists(_ lists: [(list: String, first: String, json: String?)]) throws
   {
-    try write { db in
+    try store.write { db in
       for entry in lists {
         try db.execute(
           sql: """
@@ -105,8 +108,8 @@ extension LibraryStore {
   package func stageSpotifyPage(
     list: String, items: [SpotifyStagedItem], tracks: [CatalogTrack], next: String?
   ) throws {
-    try write { db in
-      for track in tracks { try Self.storeMerging(Self.bare(track), in: db) }
+    try store.write { db in
+      for track in tracks { try LibraryStore.storeMerging(Self.bare(track), in: db) }
       var position =
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM spotify_import_items WHERE list = ?", arguments: [list])
@@ -128,7 +131,7 @@ extension LibraryStore {
 
   /// The staged items of `list`, in order.
   package func stagedSpotifyItems(_ list: String) throws -> [SpotifyStagedItem] {
-    try read { db in
+    try store.read { db in
       try Row.fetchAll(
         db,
         sql: """
@@ -148,8 +151,8 @@ extension LibraryStore {
     throws
   {
     let list = "playlist:" + spotifyID
-    try write { db in
-      let time = Self.now()
+    try store.write { db in
+      let time = LibraryStore.now()
       let cleanName = Self.importedName(name)
       var playlistID = try Int64.fetchOne(
         db,
@@ -192,7 +195,7 @@ extension LibraryStore {
 
   /// Keeps a playlist whose snapshot did not change, recording its new place in the list.
   package func keepSpotifyPlaylist(spotifyID: String, position: Int) throws {
-    try write { db in
+    try store.write { db in
       try db.execute(
         sql: "UPDATE spotify_playlists SET position = ? WHERE spotify_id = ?",
         arguments: [position, spotifyID])
@@ -202,7 +205,7 @@ extension LibraryStore {
   /// The snapshot each imported playlist had at its last import (`""` when Spotify gave
   /// none), by Spotify ID, for the playlists whose Refrain playlist still exists.
   package func spotifyPlaylistSnapshots() throws -> [String: String] {
-    try read { db in
+    try store.read { db in
       var snapshots: [String: String] = [:]
       for row in try Row.fetchAll(
         db,
@@ -219,8 +222,8 @@ extension LibraryStore {
 
   /// Replaces the Spotify likes with the staged ones; their order is Spotify's (newest first).
   package func applySpotifyLikes() throws {
-    try write { db in
-      let time = Self.now()
+    try store.write { db in
+      let time = LibraryStore.now()
       try db.execute(sql: "DELETE FROM liked_tracks WHERE provider = 'spotify'")
       // Spotify lists newest first; an entry without a date keeps its place below the one
       // above it.
@@ -247,8 +250,8 @@ extension LibraryStore {
 
   /// Replaces the Spotify saved albums with the staged ones.
   package func applySpotifyAlbums() throws {
-    try write { db in
-      let time = Self.now()
+    try store.write { db in
+      let time = LibraryStore.now()
       try db.execute(sql: "DELETE FROM saved_albums WHERE provider = 'spotify'")
       let rows = try Row.fetchAll(
         db,
@@ -280,11 +283,11 @@ extension LibraryStore {
   /// Its tracks are Spotify's simplified records (no ISRC): a track already stored from a
   /// like or a playlist keeps its ISRC and every other field they lack (`storeMerging`).
   package func storeSpotifyAlbumTracks(albumID: String, tracks: [CatalogTrack]) throws {
-    try write { db in
+    try store.write { db in
       try db.execute(
         sql: "DELETE FROM spotify_album_tracks WHERE album_id = ?", arguments: [albumID])
       for (position, track) in tracks.enumerated() {
-        try Self.storeMerging(Self.bare(track), in: db)
+        try LibraryStore.storeMerging(Self.bare(track), in: db)
         try db.execute(
           sql: "INSERT INTO spotify_album_tracks (album_id, position, track_id) VALUES (?, ?, ?)",
           arguments: [albumID, position, track.id])
@@ -297,7 +300,7 @@ extension LibraryStore {
 
   /// Marks a list as one the app may not read (a withdrawn endpoint): nothing is changed.
   package func skipSpotifyList(_ list: String) throws {
-    try write { db in
+    try store.write { db in
       try Self.finishList(list, in: db)
       try db.execute(
         sql: "UPDATE spotify_import_lists SET json = ? WHERE list = ?",
@@ -308,7 +311,7 @@ extension LibraryStore {
   /// Ends the import: playlists no longer on Spotify are removed, the staging is emptied
   /// and `summary` is recorded, in one transaction.
   package func finishSpotifyImport(keeping playlists: Set<String>, summary: String) throws {
-    try write { db in
+    try store.write { db in
       let imported = try Row.fetchAll(
         db, sql: "SELECT spotify_id, playlist_id FROM spotify_playlists")
       for row in imported where !playlists.contains(row["spotify_id"]) {
@@ -322,13 +325,13 @@ extension LibraryStore {
       try db.execute(sql: "DELETE FROM spotify_import_lists")
       try db.execute(
         sql: "INSERT INTO spotify_imports (finished_at, summary) VALUES (?, ?)",
-        arguments: [Self.now(), summary])
+        arguments: [LibraryStore.now(), summary])
     }
   }
 
   /// The newest finished import: when, and its summary's JSON.
   public func lastSpotifyImport() throws -> (at: Date, summary: String)? {
-    try read { db in
+    try store.read { db in
       try Row.fetchOne(
         db, sql: "SELECT finished_at, summary FROM spotify_imports ORDER BY id DESC LIMIT 1"
       ).map { (Date(timeIntervalSince1970: $0["finished_at"]), $0["summary"]) }
@@ -340,11 +343,11 @@ extension LibraryStore {
   ///
   /// A track already stored keeps every field its new record lacks (`storeMerging`).
   public func replaceSpotifyLikes(with tracks: [CatalogTrack]) throws {
-    try write { db in
+    try store.write { db in
       try db.execute(sql: "DELETE FROM liked_tracks WHERE provider = 'spotify'")
-      var at = Self.now()
+      var at = LibraryStore.now()
       for track in tracks where track.provider == Self.spotifyProvider {
-        try Self.storeMerging(Self.bare(track), in: db)
+        try LibraryStore.storeMerging(Self.bare(track), in: db)
         try db.execute(
           sql: """
             INSERT INTO liked_tracks (provider, track_id, liked_at) VALUES ('spotify', ?, ?)
@@ -360,7 +363,7 @@ extension LibraryStore {
 
   /// Every imported track that a playlist, like or saved album still refers to.
   package func spotifyTracksInUse() throws -> [CatalogTrack] {
-    try read { db in
+    try store.read { db in
       try String.fetchAll(
         db,
         sql: """
@@ -372,25 +375,25 @@ extension LibraryStore {
                        WHERE a.track_id = t.id))
           ORDER BY id
           """
-      ).compactMap(Self.decodeTrack)
+      ).compactMap(LibraryStore.decodeTrack)
     }
   }
 
   /// The stored matches, by Spotify track ID.
   public func spotifyMatches() throws -> [String: SpotifyMatch] {
-    try read { db in try Self.matches(in: db, ids: nil) }
+    try store.read { db in try Self.matches(in: db, ids: nil) }
   }
 
   /// The stored match of one track.
   public func spotifyMatch(for trackID: String) throws -> SpotifyMatch? {
-    try read { db in try Self.matches(in: db, ids: [trackID])[trackID] }
+    try store.read { db in try Self.matches(in: db, ids: [trackID])[trackID] }
   }
 
   /// Stores matches, replacing earlier ones for the same tracks, in one transaction.
   package func saveSpotifyMatches(_ matches: [String: SpotifyMatch]) throws {
     guard !matches.isEmpty else { return }
-    try write { db in
-      let time = Self.now()
+    try store.write { db in
+      let time = LibraryStore.now()
       let statement = try db.cachedStatement(
         sql: """
           INSERT INTO spotify_matches (track_id, kind, local_path, server_id, preview_id,
@@ -414,7 +417,7 @@ extension LibraryStore {
 
   /// The scanned local files, for matching.
   package func localMatchRows() throws -> [LocalMatchRow] {
-    try read { db in
+    try store.read { db in
       try Row.fetchAll(db, sql: "SELECT path, isrc, title, artist, duration FROM local_tracks")
         .map {
           LocalMatchRow(
@@ -434,18 +437,18 @@ extension LibraryStore {
 
   /// Imported tracks with their matches, read in one transaction.
   public func decoratedSpotifyTracks(_ tracks: [CatalogTrack]) throws -> [CatalogTrack] {
-    try read { db in try decorated(tracks, in: db) }
+    try store.read { db in try decorated(tracks, in: db) }
   }
 
   /// The imported playlists in Spotify's order.
   public func spotifyPlaylists() throws -> [LibraryPlaylist] {
-    try read { db in
+    try store.read { db in
       try Row.fetchAll(
         db,
-        sql: Self.playlistSelect
+        sql: PlaylistStore.playlistSelect
           + " JOIN spotify_playlists s ON s.playlist_id = p.id ORDER BY s.position"
       )
-      .map(Self.playlist(from:))
+      .map(PlaylistStore.playlist(from:))
     }
   }
 
@@ -453,18 +456,19 @@ extension LibraryStore {
   public func spotifyPlaylistTracks(_ playlistID: Int64, offset: Int, limit: Int) throws
     -> [CatalogTrack]
   {
-    let tracks = try entries(inPlaylist: playlistID, offset: offset, limit: limit).map(\.track)
+    let tracks = try store.entries(inPlaylist: playlistID, offset: offset, limit: limit).map(
+      \.track)
     return try decoratedSpotifyTracks(tracks)
   }
 
   /// The Spotify likes, newest first, with their matches.
   public func spotifyLikedTracks() throws -> [CatalogTrack] {
-    try decoratedSpotifyTracks(likedTracks().filter { $0.provider == Self.spotifyProvider })
+    try decoratedSpotifyTracks(store.likedTracks().filter { $0.provider == Self.spotifyProvider })
   }
 
   /// A saved album's tracks in order, with their matches.
   public func spotifyAlbumTracks(_ albumID: String) throws -> [CatalogTrack] {
-    try read { db in
+    try store.read { db in
       let tracks = try String.fetchAll(
         db,
         sql: """
@@ -473,7 +477,7 @@ extension LibraryStore {
           WHERE a.album_id = ? ORDER BY a.position
           """,
         arguments: [albumID]
-      ).compactMap(Self.decodeTrack)
+      ).compactMap(LibraryStore.decodeTrack)
       return try decorated(tracks, in: db)
     }
   }
@@ -493,7 +497,7 @@ extension LibraryStore {
         .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
       arguments += Array(repeating: "%\(escaped)%", count: 3)
     }
-    return try read { db in
+    return try store.read { db in
       let filter = "FROM stored_tracks WHERE provider = 'spotify' AND " + clause
       let total =
         try Int.fetchOne(
@@ -502,7 +506,7 @@ extension LibraryStore {
       let tracks = try String.fetchAll(
         db, sql: "SELECT json " + filter + " ORDER BY title COLLATE NOCASE, id LIMIT ? OFFSET ?",
         arguments: StatementArguments(arguments + [limit, offset])
-      ).compactMap(Self.decodeTrack)
+      ).compactMap(LibraryStore.decodeTrack)
       return (try decorated(tracks, in: db), total)
     }
   }

@@ -8,14 +8,17 @@ import RefrainCore
 /// transaction, so it survives the process being killed. The UNIQUE key (service, time,
 /// title, artist) makes queuing the same listen again a no-op, and a row sent stays as
 /// `sent`, so it is never queued or handed out again.
-extension LibraryStore {
+public struct ScrobbleQueue: Sendable {
+  /// The library whose connection it shares.
+  let store: LibraryStore
+
   /// Queues `listen` for each of `services` in one transaction; returns how many rows were
   /// new (a listen already queued for a service is left as it is).
   @discardableResult
   public func enqueueListen(_ listen: Listen, services: [ScrobbleService]) throws -> Int {
     let track = listen.track
     let listenedAt = Int64(listen.listenedAt.timeIntervalSince1970.rounded(.down))
-    return try write { db in
+    return try store.write { db in
       var inserted = 0
       for service in Set(services).sorted(by: { $0.rawValue < $1.rawValue }) {
         try db.execute(
@@ -39,7 +42,7 @@ extension LibraryStore {
   public func pendingListens(service: ScrobbleService, limit: Int, now: Date) throws
     -> [QueuedListen]
   {
-    try read { db in
+    try store.read { db in
       try Row.fetchAll(
         db,
         sql: """
@@ -58,7 +61,7 @@ extension LibraryStore {
   /// Marks the listens `ids` as sent, in one transaction; they are never handed out again.
   public func markSent(ids: [Int64]) throws {
     guard !ids.isEmpty else { return }
-    try write { db in
+    try store.write { db in
       for id in ids {
         try db.execute(
           sql: "UPDATE scrobble_queue SET state = 'sent', last_error = NULL WHERE id = ?",
@@ -73,7 +76,7 @@ extension LibraryStore {
   /// ``ScrobbleBackoff``. Sent listens are left as they are.
   public func markFailed(ids: [Int64], error: String, retryAt: Date) throws {
     guard !ids.isEmpty else { return }
-    try write { db in
+    try store.write { db in
       for id in ids {
         try db.execute(
           sql: """
@@ -91,7 +94,7 @@ extension LibraryStore {
   public func nextListenDue(services: [ScrobbleService]) throws -> Date? {
     guard !services.isEmpty else { return nil }
     let marks = Array(repeating: "?", count: services.count).joined(separator: ", ")
-    return try read { db in
+    return try store.read { db in
       try Double.fetchOne(
         db,
         sql: """
@@ -106,7 +109,7 @@ extension LibraryStore {
   /// Pending and sent counts per service that has any row, with the latest failure among its
   /// pending listens; services in name order.
   public func scrobbleQueueSummary() throws -> [ScrobbleQueueSummary] {
-    try read { db in
+    try store.read { db in
       let rows = try Row.fetchAll(
         db,
         sql: """
