@@ -15,10 +15,35 @@ struct ChromeModel {
   var status: StatusMessage?
   var overlay: Overlay?
   var keyMap: KeyMap
-  /// The key context whose bindings the help overlay lists.
-  var helpContext: KeyContext
-  /// Which of them work where the user is (a list key does nothing on the Player pane).
-  var helpShows: (KeyMap.Binding) -> Bool = { _ in true }
+  /// Where the help overlay is asked for.
+  var help: HelpScope
+}
+
+/// Where the help overlay is asked for: it lists only the keys that do something there.
+struct HelpScope {
+  /// Whether the lyrics view is open.
+  var lyricsOpen: Bool
+  /// The focused pane.
+  var pane: Command.Pane
+  /// Whether a detail list is open on it.
+  var listOpen: Bool
+  /// Whether the session is in a listening room.
+  var inRoom: Bool
+
+  /// The key context whose bindings are listed.
+  var context: KeyContext { lyricsOpen ? .lyrics : .lists }
+
+  /// Whether `binding` is listed: the Room tab's key only in a room; on the Player and Room
+  /// panes (no list open), no list key: neither those of the lists' own context nor moving,
+  /// opening and adding.
+  func shows(_ binding: KeyMap.Binding) -> Bool {
+    if case .show(let target) = binding.command, target.tab.onlyInRoom, !inRoom { return false }
+    guard !lyricsOpen, !listOpen, pane == .player || pane == .room else { return true }
+    switch binding.command {
+    case .move, .open, .add, .addToPlaylist: return false
+    default: return binding.context != .lists
+    }
+  }
 }
 
 /// Draws the ``ChromeModel``: a function of the model, writing only the grid and the tab
@@ -96,9 +121,10 @@ struct Chrome {
   /// counted on the last line.
   private func drawHelp(into grid: inout ScreenGrid) {
     var entries: [(command: Command, keys: String, help: String)] = []
-    let own = Set(model.keyMap.bindings.filter { $0.context == model.helpContext }.map(\.key))
-    for binding in model.keyMap.bindings(in: model.helpContext) where model.helpShows(binding) {
-      if binding.context == .global, model.helpContext != .global, own.contains(binding.key) {
+    let context = model.help.context
+    let own = Set(model.keyMap.bindings.filter { $0.context == context }.map(\.key))
+    for binding in model.keyMap.bindings(in: context) where model.help.shows(binding) {
+      if binding.context == .global, context != .global, own.contains(binding.key) {
         continue
       }
       if let index = entries.firstIndex(where: {

@@ -58,22 +58,9 @@ extension App {
     return true
   }
 
-  /// The key context whose bindings the help overlay lists.
-  var helpContext: KeyContext { lyricsView != nil ? .lyrics : .lists }
-
-  /// Whether the help overlay lists `binding`: only keys that do something where the user
-  /// is. The Room tab's key only in a room; on the Player and Room panes (no list open),
-  /// no list key: neither those of the lists' own context nor moving, opening and adding.
-  func helpShows(_ binding: KeyMap.Binding) -> Bool {
-    if case .show(let target) = binding.command, target.tab.onlyInRoom, room == nil {
-      return false
-    }
-    guard lyricsView == nil, !list.hasDetail, pane == .player || pane == .room else {
-      return true
-    }
-    switch binding.command {
-    case .move, .open, .add, .addToPlaylist: return false
-    default: return binding.context != .lists
-    }
+  /// Where the help overlay is asked for, which decides the keys it lists.
+  var helpScope: HelpScope {
+    HelpScope(
+      lyricsOpen: lyricsView != nil, pane: pane, listOpen: list.hasDetail, inRoom: room != nil)
   }
 }

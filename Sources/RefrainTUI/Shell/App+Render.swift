@@ -66,6 +66,6 @@ extension App {
     return ChromeModel(
       tabs: Command.Pane.tabs(inRoom: room != nil), pane: pane, providerName: provider.name,
       snapshot: session.snapshot, status: shown, overlay: overlay, keyMap: keyMap,
-      helpContext: helpContext, helpShows: { [unowned self] in helpShows($0) })
+      help: helpScope)
   }
 }
