@@ -101,16 +101,15 @@ struct Serve: AsyncParsableCommand {
   }
 }
 
-/// `refrain-room link`: what a Refrain player runs to join a room.
+/// `refrain-room link`: what a Refrain player runs to join a room. The token comes from the
+/// environment, never the command line, which every user of the machine can read (`ps`).
 struct Link: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Join a room for a player: JSON lines in on stdin, out on stdout.")
+    abstract: "Join a room for a player: JSON lines in on stdin, out on stdout.",
+    discussion: "The server's token is read from REFRAIN_ROOM_TOKEN.")
 
   @Argument(help: "The room: ws://HOST:PORT/rooms/NAME or wss://….")
   var url: String
-
-  @Option(name: .long, help: "The server's token.")
-  var token: String
 
   @Option(name: .long, help: "The name the others see.")
   var name: String
@@ -120,6 +119,8 @@ struct Link: AsyncParsableCommand {
   }
 
   func run() async throws {
+    guard let token = ProcessInfo.processInfo.environment["REFRAIN_ROOM_TOKEN"], !token.isEmpty
+    else { throw ValidationError("the room's token goes in REFRAIN_ROOM_TOKEN") }
     let status = await RoomLink(options: .init(url: url, token: token, name: name)).run()
     if status != 0 { throw ExitCode(status) }
   }

@@ -92,7 +92,14 @@ public final class Session {
 
   /// Tells every subscriber.
   func notify(_ event: SessionEvent) {
-    for observer in observers { observer(event) }
+    let shown: SessionEvent
+    switch event {
+    case .notice(let text, let isError):
+      shown = .notice(SecretRedaction.redacting(text), isError: isError)
+    case .progress(let text?): shown = .progress(SecretRedaction.redacting(text))
+    default: shown = event
+    }
+    for observer in observers { observer(shown) }
   }
 
   /// The session now, for `ctl status`, watchers and events.
@@ -112,7 +119,8 @@ public final class Session {
   /// Hands the player's events to playback, starts the lyrics look-up for a new track, adds
   /// it to the play history, and tells the observers.
   public func handlePlayerEvents(_ events: [PlayerEvent]) {
-    for event in events {
+    // What the player says may hold a stream URL with its login: nothing past here sees it.
+    for event in events.map(\.redactingSecrets) {
       playback.handle(event)
       switch event {
       case .started(let track, _):

@@ -23,7 +23,11 @@ final class RoomLinkProcess: RoomChannel {
       trackURL: { path in base.flatMap { Self.trackURL(base: $0, path: path, token: token) } },
       now: { MonotonicClock.now })
     process.executableURL = URL(fileURLWithPath: helper)
-    process.arguments = ["link", url, "--token", token, "--name", member]
+    // The token goes through the environment: a command line is readable by every user.
+    process.arguments = ["link", url, "--name", member]
+    var environment = ProcessInfo.processInfo.environment
+    environment["REFRAIN_ROOM_TOKEN"] = token
+    process.environment = environment
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input

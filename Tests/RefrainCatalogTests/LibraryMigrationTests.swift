@@ -132,6 +132,46 @@ final class LibraryMigrationTests: XCTestCase {
     }
   }
 
+  func testAFileFromBeforeV14LosesTheLoginsInItsStoredURLs() throws {
+    let url = try LibraryTestSupport.temporaryFolder(self).appendingPathComponent("lib.sqlite")
+    let login = "http://127.0.0.1:4040/rest/stream.view?u=ann&t=48d84223&s=25e8587a&id=7"
+    var song = LibraryTestSupport.track("7", provider: "subsonic")
+    song.streamURL = URL(string: login)
+    song.coverURL = URL(string: "http://127.0.0.1:4040/rest/getCoverArt.view?u=ann&p=enc:6869&id=7")
+    do {
+      let old = try LibraryStore(fileURL: url, durability: .normal, migratingUpTo: "v13")
+      try old.write { db in
+        // As Refrain before v14 stored them: the URLs as the server was asked.
+        try db.execute(
+          sql: """
+            INSERT INTO stored_tracks (provider, id, title, json, updated_at)
+            VALUES ('subsonic', '7', 'Seven', ?, 0)
+            """, arguments: [LibraryStore.encodeJSON(song)])
+        try db.execute(
+          sql: """
+            INSERT INTO last_session (id, queue_json, current_index, position, volume, shuffle,
+              repeat_mode, open_pane, saved_at) VALUES (1, ?, 0, 3, 80, 0, 'off', 'player', 0)
+            """, arguments: [LibraryStore.encodeJSON([song])])
+      }
+    }
+    do {
+      let store = try LibraryStore(fileURL: url)
+      let stored = try XCTUnwrap(try store.storedTrack(provider: "subsonic", id: "7"))
+      XCTAssertNil(stored.streamURL)
+      XCTAssertNil(stored.coverURL)
+      let saved = try XCTUnwrap(try store.lastSession())
+      XCTAssertEqual(saved.queue.map(\.id), ["7"])
+      XCTAssertNil(saved.queue[0].streamURL)
+      // And what is stored from now on never holds a login either.
+      try store.likeTrack(song)
+      XCTAssertNil(try store.storedTrack(provider: "subsonic", id: "7")?.streamURL)
+    }
+    for file in [url.path, url.path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+      let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+      XCTAssertFalse(bytes.contains("48d84223"), "the token is still in \(file)")
+    }
+  }
+
   /// Writes data into every table that exists at schema version `level` (1-based).
   private func fill(_ store: LibraryStore, upTo level: Int) throws {
     let playlist = try store.createPlaylist(named: "Road trip")

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import RefrainCore
 
 /// The library file's schema as a list of versioned migrations.
 ///
@@ -8,7 +10,7 @@ import GRDB
 enum LibrarySchema {
   /// The migration identifiers, oldest first.
   static let versions = [
-    "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v13",
+    "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v13", "v14",
   ]
 
   /// The migrator that brings any earlier file to the latest schema.
@@ -26,6 +28,7 @@ enum LibrarySchema {
     migrator.registerMigration("v10") { db in try createReplayGain(db) }
     migrator.registerMigration("v11") { db in try createRadioStations(db) }
     migrator.registerMigration("v13") { db in try matchSpotifyOnServer(db) }
+    migrator.registerMigration("v14") { db in try dropStoredCredentials(db) }
     return migrator
   }
 
@@ -78,6 +81,30 @@ enum LibrarySchema {
   /// v13: an imported Spotify track may play from the user's Subsonic server: the match's
   /// kind gains `subsonic`, with the server's song ID in `server_id`. SQLite cannot change
   /// a CHECK in place, so the table is rebuilt, keeping every match.
+  /// Rewrites every stored track and the saved queue without URLs that carry a login:
+  /// Refrain before v14 kept Subsonic stream and cover URLs with their token and salt.
+  private static func dropStoredCredentials(_ db: Database) throws {
+    // What is rewritten is overwritten in the file too, not left in a free page.
+    try db.execute(sql: "PRAGMA secure_delete = ON")
+    let rows = try Row.fetchAll(db, sql: "SELECT provider, id, json FROM stored_tracks")
+    for row in rows {
+      let json: String = row["json"]
+      guard let track = LibraryStore.decodeTrack(json) else { continue }
+      let kept = LibraryStore.encodeJSON(track.withoutCredentials)
+      guard kept != LibraryStore.encodeJSON(track) else { continue }
+      try db.execute(
+        sql: "UPDATE stored_tracks SET json = ? WHERE provider = ? AND id = ?",
+        arguments: [kept, row["provider"] as String, row["id"] as String])
+    }
+    if let json = try String.fetchOne(db, sql: "SELECT queue_json FROM last_session WHERE id = 1"),
+      let queue = try? JSONDecoder().decode([CatalogTrack].self, from: Data(json.utf8))
+    {
+      try db.execute(
+        sql: "UPDATE last_session SET queue_json = ? WHERE id = 1",
+        arguments: [LibraryStore.encodeJSON(queue.map(\.withoutCredentials))])
+    }
+  }
+
   private static func matchSpotifyOnServer(_ db: Database) throws {
     try db.execute(
       sql: """

@@ -15,7 +15,8 @@ extension LibraryStore {
           VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
-          Self.encodeJSON(session.queue), session.currentIndex, session.position, session.volume,
+          Self.encodeJSON(session.queue.map(\.withoutCredentials)), session.currentIndex,
+          session.position, session.volume,
           session.shuffle, session.repeatMode.rawValue, session.openPane,
           session.savedAt.timeIntervalSince1970,
         ])

@@ -34,8 +34,9 @@ extension LibraryStore {
 
   // MARK: - Inside transactions
 
-  /// Inserts or refreshes a track's stored copy.
+  /// Inserts or refreshes a track's stored copy, without a URL that carries a login.
   static func store(_ track: CatalogTrack, in db: Database) throws {
+    let track = track.withoutCredentials
     try db.execute(
       sql: """
         INSERT INTO stored_tracks (provider, id, title, artist, album, duration, json, updated_at)

@@ -246,3 +246,23 @@ public struct CatalogTrackID: Sendable, Hashable, Codable, CustomStringConvertib
 
   public var description: String { key }
 }
+
+extension CatalogTrack {
+  /// The track as the library keeps it: a URL that carries a login (a Subsonic server's
+  /// `t`, `s` or `p`, a token) is dropped, and is built again from the stored login when the
+  /// track plays (the catalog resolves every stored track before it plays).
+  public var withoutCredentials: CatalogTrack {
+    var kept = self
+    if let url = streamURL, url.carriesCredentials { kept.streamURL = nil }
+    if let url = coverURL, url.carriesCredentials { kept.coverURL = nil }
+    if let url = lyricsURL, url.carriesCredentials { kept.lyricsURL = nil }
+    return kept
+  }
+}
+
+extension URL {
+  /// Whether the URL holds something ``SecretRedaction`` takes out: a password, a token.
+  public var carriesCredentials: Bool {
+    SecretRedaction.redacting(absoluteString) != absoluteString
+  }
+}

@@ -26,6 +26,17 @@ public enum PlayerEvent: Sendable, Equatable {
   case warning(String)
   /// A live stream reported what is on air, or that it is reconnecting (internet radio).
   case stream(Track, StreamNews)
+
+  /// The event with every URL in its messages redacted (``SecretRedaction``): what the
+  /// session hands on to status lines, `ctl status`, events and logs.
+  public var redactingSecrets: PlayerEvent {
+    switch self {
+    case .failed(let track, let message):
+      return .failed(track, message: SecretRedaction.redacting(message))
+    case .warning(let message): return .warning(SecretRedaction.redacting(message))
+    case .started, .trackEnded, .stream: return self
+    }
+  }
 }
 
 /// The surface of an audio player, as the presenter sees it.
