@@ -45,6 +45,10 @@ public final class Session {
   /// Publishes a track's timed lyrics to LRCLIB (`lyrics publish`); `nil` where the session
   /// cannot.
   public var lyricsPublisher: LyricsPublishing?
+  /// Why there is no ``lyricsPublisher``, for the answer to `lyrics publish`.
+  public var publishingUnavailable =
+    "publishing works from the full-screen player, or from a script with "
+    + "`refrain lyrics publish TRACK`"
   /// Where timed lyrics of a streamed track are kept (the lyrics cache the loader reads);
   /// `nil` where there is none.
   public var lyricsCache: LyricsCache?
@@ -173,7 +177,7 @@ public final class Session {
     case .importLibrary:
       browsingPart.importLibrary(with: libraryImport)
     case .publishLyricsNow:
-      guard lyricsPublisher != nil else { return .failed("publishing is not available here") }
+      guard lyricsPublisher != nil else { return .failed(publishingUnavailable) }
       guard let track = playback.queue.current else { return .failed("nothing is playing") }
       browsingPart.publishLyrics(of: track, with: lyricsPublisher)
     case .status: return .done(message: queueCommands.summary)

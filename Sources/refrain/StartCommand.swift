@@ -192,6 +192,8 @@ struct StartCommand: ParsableCommand {
         + "\(summary.matchedPreview) previews "
         + "(\(summary.playlists) playlists, \(summary.albums) albums)"
     }
+    session.publishingUnavailable =
+      "publishing needs an LRCLIB service, and online.lrclib_url is empty (see docs/config.md)"
     if let base = config.lrclibURL(environment: environment) {
       session.lyricsPublisher = LyricsPublishing(
         describe: { track in try LyricsPublishCommand.submission(for: track, to: base).1 },

@@ -138,7 +138,7 @@ def start_timing(sync: Sync, after: float) -> float:
     sent = time.monotonic()
     sync.tui.keys("S")
     sync.tui.wait_text(HEADER.format(0))
-    sync.tui.wait_text("sync: Space stamps each line as you hear it · Backspace undoes · w saves")
+    sync.tui.wait_text("timing: Space (`lyrics sync stamp`) stamps each line as you hear it")
     position = sync.status()["position"]
     assert position <= time.monotonic() - sent + 0.1, f"S did not start from 0:00 (at {position} s)"
     return sent

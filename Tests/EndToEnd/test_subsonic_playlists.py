@@ -187,7 +187,7 @@ def test_x_and_k_in_an_open_server_playlist_edit_it_on_the_server(subsonic_tui, 
         tui.wait_text("♪ Fifth Above", timeout=10)
         select_row(tui, "♪ Middle A")
         tui.keys("K")
-        tui.wait_text("playlist updated on the server", timeout=10)
+        tui.wait_text("playlist reordered on the server", timeout=10)
         assert server_titles(supysonic, playlist) == ["Middle A", "Steps Up", "Fifth Above"]
         # The page is read again from the server, the cursor on the moved track.
         tui.wait_for(lambda s: s.index("♪ Middle A") < s.index("♪ Steps Up"), "the new order", timeout=10)

@@ -46,6 +46,19 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     /// Moves the track at one position to another.
     case move(String, from: Int, to: Int)
 
+    /// What a status line says once the edit is done: `playlist deleted`.
+    public var doneMessage: String {
+      switch self {
+      case .list, .show: return "ok"
+      case .create(let name): return "created \(name)"
+      case .rename(_, let name): return "renamed to \(name)"
+      case .delete: return "playlist deleted"
+      case .add: return "added to the playlist"
+      case .remove: return "removed from the playlist"
+      case .move: return "playlist reordered"
+      }
+    }
+
     /// The playlist the edit names; `nil` for `list` and `create`.
     public var playlistID: String? {
       switch self {

@@ -41,7 +41,7 @@ extension BrowsingPart {
   /// first; `nil` after saying in a notice why nothing can be published.
   func publishQuestion(with publisher: LyricsPublishing?) -> (String, Track)? {
     guard let publisher else {
-      notify(.notice("publishing is not available here", isError: true))
+      notify(.notice(session.publishingUnavailable, isError: true))
       return nil
     }
     guard let track = session.playback.queue.current else {

@@ -33,7 +33,7 @@ final class LibraryPart {
     switch command {
     case .playlist(let edit):
       perform(edit) { [weak self] answer in
-        self?.notify(answer.notice(ok: "playlist updated"))
+        self?.notify(answer.notice(ok: edit.doneMessage))
       }
       return .done(message: nil)
     case .library(.save(let item)): return save(item)

@@ -20,8 +20,10 @@ extension LyricsPart {
       lastSyncStamp = nil
       if step != .here { playback.seek(to: 0) }
       if playback.state == .paused { playback.resume() }
+      // Said to every door, so it names both the keys and the commands.
       return .done(
-        message: "sync: Space stamps each line as you hear it · Backspace undoes · w saves")
+        message: "timing: Space (`lyrics sync stamp`) stamps each line as you hear it · "
+          + "Backspace undoes · w saves")
     case .stamp:
       guard sync != nil else {
         return .failed("not timing lyrics: start with S or `lyrics sync start`")

@@ -86,6 +86,9 @@ final class LyricsPart {
     switch command {
     case .nudge(let delta): return nudge(delta)
     case .lyricsSync(.save):
+      guard sync != nil else {
+        return .failed("not timing lyrics: start with S or `lyrics sync start`")
+      }
       saveTimedLyrics { _ in }
       return .done(message: "saving the timed lyrics…")
     case .lyricsSync(let step): return lyricsSync(step)

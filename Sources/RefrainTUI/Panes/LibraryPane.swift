@@ -25,14 +25,15 @@ struct LibraryPane: ListSource {
     case .failed(let reason):
       return [ListRow(text: "Server playlists: \(reason)", style: .error, isHeader: true)]
     case .loaded(let playlists, let starred):
-      let none = ListRow(text: "None", style: .dim)
+      let noPlaylists = ListRow(text: "No playlists on the server yet", style: .dim)
+      let noStars = ListRow(text: "Nothing starred yet: + stars a track", style: .dim)
       return [.header("Server playlists")]
-        + (playlists.isEmpty ? [none] : playlists.map { ListPane.itemRow(.playlist($0)) })
+        + (playlists.isEmpty ? [noPlaylists] : playlists.map { ListPane.itemRow(.playlist($0)) })
         + [
           ListRow(text: "+ New playlist on the server (c)", style: .dim, action: .newServerPlaylist)
         ]
         + [.header("Starred on the server")]
-        + (starred.isEmpty ? [none] : starred.map(ListPane.itemRow))
+        + (starred.isEmpty ? [noStars] : starred.map(ListPane.itemRow))
     }
   }
 

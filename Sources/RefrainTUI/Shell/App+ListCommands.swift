@@ -91,7 +91,7 @@ extension App {
           }
           return
         }
-        setStatus("playlist updated on the server", error: false)
+        setStatus("\(edit.doneMessage) on the server", error: false)
         if let id = edit.playlistID { reloadOpenServerPlaylist(id, on: target) }
       }
     }

@@ -166,6 +166,9 @@ public final class App {
         overlay = .confirm(question: question, action: .publishLyrics)
       }
     case .translations:
+      guard session.lyricsTimeline?.groups.roles.contains(.translation) == true else {
+        return setStatus("these lyrics have no translations")
+      }
       showsTranslations.toggle()
       setStatus("translations \(showsTranslations ? "shown" : "hidden") (T)")
     case .romanize:
