@@ -18,6 +18,8 @@ final class HeadlessRoomMember: SessionFrontEnd {
   private var done = false
   private var status: Int32 = 0
   private var nextPositionEvent = 0.0
+  /// Which start still owes its `end`.
+  private var ends = TrackEnds()
   /// The room's playback as last reported, so a `state` event is printed once per change.
   private var lastState: RoomPlayback?
   private static let positionInterval = 0.2
@@ -69,6 +71,7 @@ final class HeadlessRoomMember: SessionFrontEnd {
   func run() -> Int32 {
     session.subscribe { [unowned self] event in report(event) }
     host.run(self)
+    if let end = ends.end(.quit) { emit(end) }
     link.stop()
     engine.shutdown()
     return status
@@ -164,10 +167,12 @@ final class HeadlessRoomMember: SessionFrontEnd {
     switch event {
     case .player(.started(let track, let duration)):
       nextPositionEvent = 0
+      if let end = ends.started() { emit(end) }
       emit(PlayEvent.start(file: track.title, duration: duration))
     case .player(.trackEnded):
-      emit(PlayEvent.end)
+      if let end = ends.end(.finished) { emit(end) }
     case .player(.failed(_, let message)):
+      if let end = ends.end(.error) { emit(end) }
       emit(PlayEvent.error(message))
       warn(message)
     case .player(.warning(let message)):

@@ -47,6 +47,8 @@ final class HeadlessSession: SessionFrontEnd {
 
   /// The track whose `start` event went out last.
   private var startedTrack: Track?
+  /// Which start still owes its `end`.
+  private var ends = TrackEnds()
 
   /// Plays `tracks`; `scrobble`, when given, attaches scrobbling to the session.
   init(
@@ -104,6 +106,7 @@ final class HeadlessSession: SessionFrontEnd {
     if let lyricsProblem { report(lyricsProblem) }
     _ = session.execute(.playTracks(Command.TrackList(tracks, position: options.start)))
     host.run(self)
+    endTrack(.quit)
     engine.shutdown()
     host.scrobbling?.finish()
     return failures
@@ -123,7 +126,10 @@ final class HeadlessSession: SessionFrontEnd {
     tick()
     // `refrain play` exists to play its arguments: once playback has stopped (`stop` from
     // any door, or the queue's end), it ends.
-    if playback.state == .stopped { done = true }
+    if playback.state == .stopped {
+      endTrack(.stopped)
+      done = true
+    }
   }
 
   var isDone: Bool { done }
@@ -160,7 +166,7 @@ final class HeadlessSession: SessionFrontEnd {
       nextPositionEvent = MonotonicClock.now + Self.positionInterval
     }
     if let limit = options.duration, position >= trackStart + limit {
-      emit(.end)
+      endTrack(.finished)
       if case .failed = session.execute(.next) {
         _ = session.execute(.stop)
         done = true
@@ -175,13 +181,15 @@ final class HeadlessSession: SessionFrontEnd {
     case .player(.started(let track, let duration)):
       trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
       nextPositionEvent = 0
+      if let end = ends.started() { emit(end) }
       emit(.start(file: track.displayName, duration: duration))
       startedTrack = track
       // A live stream's title that came before its start goes out right after it.
       if let title = playback.streamTitle { emit(.metadata(title)) }
     case .player(.trackEnded):
-      emit(.end)
-    case .player(.failed(_, let message)):
+      endTrack(.finished)
+    case .player(.failed(let track, let message)):
+      if startedTrack.map(track.isSameEntry(as:)) == true { endTrack(.error) }
       failures += 1
       report(message)
     case .player(.warning(let message)):
@@ -218,6 +226,7 @@ final class HeadlessSession: SessionFrontEnd {
   /// Carries out one command; problems go to stderr, never to the event stream.
   private func apply(_ command: Command) {
     if command == .quit {
+      endTrack(.quit)
       _ = session.execute(.stop)
       done = true
       return
@@ -239,6 +248,11 @@ final class HeadlessSession: SessionFrontEnd {
   }
 
   // MARK: - Output
+
+  /// Emits the `end` of the track that started last, once.
+  private func endTrack(_ reason: PlayEvent.EndReason) {
+    if let end = ends.end(reason) { emit(end) }
+  }
 
   private func emit(_ event: PlayEvent) {
     guard options.events else { return }

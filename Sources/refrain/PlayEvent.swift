@@ -10,7 +10,8 @@ enum PlayEvent: Encodable, Equatable {
   case start(file: String, duration: Double?)
   case position(Double)
   case line(index: Int, t: Double, text: String)
-  case end
+  /// The track that started last is over: exactly one per `start`.
+  case end(EndReason)
   case error(String)
   /// A live stream's title changed (or came again after a reconnection).
   case metadata(StreamTitle)
@@ -19,8 +20,22 @@ enum PlayEvent: Encodable, Equatable {
   /// A live stream is back.
   case reconnected
 
+  /// Why a track's `end` came.
+  enum EndReason: String, Encodable {
+    /// It played to its end (or to the `--duration` limit).
+    case finished
+    /// `next`, `prev` or another entry was played before it finished.
+    case skipped
+    /// Playback was stopped.
+    case stopped
+    /// `refrain play` was told to quit, or its input closed.
+    case quit
+    /// It could not be played on.
+    case error
+  }
+
   private enum Key: String, CodingKey {
-    case event, file, duration, t, index, text, message, title, artist, raw
+    case event, file, duration, t, index, text, message, title, artist, raw, reason
     case retryIn = "retry_in"
   }
 
@@ -39,8 +54,9 @@ enum PlayEvent: Encodable, Equatable {
       try container.encode(index, forKey: .index)
       try container.encode(JSONOutput.milliseconds(t), forKey: .t)
       try container.encode(text, forKey: .text)
-    case .end:
+    case .end(let reason):
       try container.encode("end", forKey: .event)
+      try container.encode(reason, forKey: .reason)
     case .error(let message):
       try container.encode("error", forKey: .event)
       try container.encode(message, forKey: .message)
@@ -61,5 +77,24 @@ enum PlayEvent: Encodable, Equatable {
   /// Writes the event and a newline to stdout at once (unbuffered, for live event streams).
   func write() {
     FileHandle.standardOutput.write(Data((JSONOutput.line(self) + "\n").utf8))
+  }
+}
+
+/// Which `start` still owes its `end`: each track that started gets exactly one, with the
+/// first reason that applies (a new start before it finished is a skip).
+struct TrackEnds {
+  private var open = false
+
+  /// A track started: the `end` the one before still owed, if any.
+  mutating func started() -> PlayEvent? {
+    defer { open = true }
+    return open ? .end(.skipped) : nil
+  }
+
+  /// The open track is over for `reason`: its `end`, unless it already had one.
+  mutating func end(_ reason: PlayEvent.EndReason) -> PlayEvent? {
+    guard open else { return nil }
+    open = false
+    return .end(reason)
   }
 }

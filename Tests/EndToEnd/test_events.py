@@ -6,6 +6,8 @@ lyrics pane) can follow along with no audio device at all.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness import assert_events_only
@@ -87,3 +89,35 @@ def test_embedded_lyrics_are_used_without_a_lyrics_file(refrain, fixtures_dir, n
     assert [t for _, _, t in lines] == pytest.approx([1.0, 2.5], abs=0.1)
     start = run.of("start")[0]
     assert start["duration"] == pytest.approx(3.0, abs=0.05)
+
+
+def test_every_start_gets_exactly_one_end_with_its_reason(refrain_bin, tmp_path):
+    """Two tracks cut by --start/--duration, then a skip and a quit: one `end` per `start`."""
+    import subprocess
+    from pathlib import Path
+    sample = Path(__file__).resolve().parents[2] / "Resources" / "sample" / "refrain-sample.mp3"
+    cut = subprocess.run([str(refrain_bin), "play", str(sample), str(sample), "--output", "null", "--events",
+                          "--start", "13", "--duration", "3"],
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    events = [json.loads(line) for line in cut.stdout.splitlines()]
+    ends = [e for e in events if e["event"] == "end"]
+    starts = [e for e in events if e["event"] == "start"]
+    assert len(starts) == 2 and [e["reason"] for e in ends] == ["finished", "finished"], cut.stdout
+
+    proc = subprocess.Popen([str(refrain_bin), "play", str(sample), str(sample), "--output", "null", "--events"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    assert json.loads(first)["event"] == "start", first
+    proc.stdin.write("next\n")
+    proc.stdin.flush()
+    seen = []
+    while True:
+        event = json.loads(proc.stdout.readline())
+        seen.append(event)
+        if event["event"] == "start":
+            break
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    out, _ = proc.communicate(timeout=15)
+    seen += [json.loads(line) for line in out.splitlines()]
+    assert [e["reason"] for e in seen if e["event"] == "end"] == ["skipped", "quit"], seen
