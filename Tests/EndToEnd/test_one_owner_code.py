@@ -93,6 +93,7 @@ SESSION_API = {
     "restoreSession", "waitForLibrary", "close",
     # set once while a front end is built
     "catalog", "describe", "lyricsCache", "roomJoiner", "libraryImport", "lyricsPublisher",
+    "publishingUnavailable",
 }
 
 
