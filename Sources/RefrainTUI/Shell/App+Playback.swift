@@ -25,6 +25,12 @@ extension App {
       setStatus(session.snapshot.streamNotice ?? "stream lost", error: true, seconds: 11)
     case .stream(_, .reconnected):
       setStatus("stream is back", error: false, seconds: 3)
+    case .stream(_, .stalled(let reason)):
+      setStatus("stream stalled: \(reason)", error: true, seconds: 11)
+    case .stream(_, .flowing):
+      setStatus("stream flows again", error: false, seconds: 3)
+    case .stream(_, .notice(let text)):
+      setStatus(text, error: false, seconds: 6)
     case .stream:
       break
     }
