@@ -209,6 +209,8 @@ private final class AnswerCollector: @unchecked Sendable {
       self.finish(.failure(.stalled(seconds: Int(deadline.rounded()))))
       task?.cancel()
     }
+    // Resumed before anything else: a timer source released while suspended traps.
+    timer.resume()
     let over = lock.withLock { () -> Bool in
       if finished { return true }
       self.timer = timer
@@ -216,10 +218,9 @@ private final class AnswerCollector: @unchecked Sendable {
       return false
     }
     if over {
+      timer.cancel()
       onFinish()
-      return
     }
-    timer.resume()
   }
 
   /// Takes the answer's head; `false` when the request is over or the body is too large.

@@ -84,7 +84,7 @@ def test_stop_on_stdin_ends_a_play_that_opens_a_lying_server(refrain, hostile):
     assert run.proc.poll() is None, run.summary()
     used = cpu_seconds(run.proc.pid)
     sent = run.send("stop")
-    run.finish(timeout=10)
+    run.finish(timeout=20)  # from the start
     assert run.ended - sent < 2.5, f"stop took {run.ended - sent:.1f} s"
     assert used < 1.0, f"{used:.2f} s of CPU while waiting for the server"
 
@@ -112,7 +112,7 @@ def test_a_100000_line_m3u_is_read_up_to_its_cap_in_whole_lines(refrain, tmp_pat
     run = refrain.play(str(playlist), "--output", "null", "--events", timeout=60)
     assert run.returncode != 0, run.summary()
     lines = [ln for ln in run.stderr.splitlines() if ln.strip()]
-    cap = [ln for ln in lines if "10000 entries" in ln]
+    cap = [ln for ln in lines if "a playlist is read up to" in ln]
     assert len(cap) == 1, run.stderr[-2000:]
     assert "first 10000 entries" in cap[0], cap[0]
     error = run.of("error")[-1]["message"]
@@ -128,7 +128,7 @@ def test_a_stream_that_drops_right_after_connecting_is_asked_again_less_and_less
     run = refrain.start(url, "--output", "null", "--events")
     time.sleep(20)
     run.send("stop")
-    run.finish(timeout=10)
+    run.finish(timeout=35)  # from the start
     connections = [t for t in hostile.transfers if t.path.startswith("/icydrop/")]
     waits = [e["retry_in"] for e in run.of("reconnecting")]
     print(f"connections in 20 s: {len(connections)}; waits: {waits}")
@@ -179,7 +179,7 @@ def test_a_server_that_dies_mid_song_is_stalled_in_status_within_2_s_and_seek_is
             run.send("stop")
         except BrokenPipeError:
             pass
-    run.finish(timeout=15)
+    run.finish(timeout=90)  # from the start
 
 
 # ---------------------------------------------------------------- a hostile Subsonic server
