@@ -168,7 +168,25 @@ void *curl_easy_init(void) {
 SLOT(curl_easy_cleanup);
 void curl_easy_cleanup(void *easy) { REAL(void (*)(void *), curl_easy_cleanup)(easy); }
 
-VARIADIC(curl_easy_getinfo)
+#define REFRAIN_CURLINFO_CONTENT_LENGTH_DOWNLOAD 0x30000F /* CURLINFO_DOUBLE + 15 */
+
+/* FoundationNetworking turns the Content-Length libcurl reports (a double) into an Int64
+ * without a check, and traps on one it cannot hold: a server's `Content-Length:
+ * 9223372036854775807` would end the process. Such a length is reported as unknown (-1,
+ * as libcurl does for none); libcurl itself still holds the body to the header. */
+SLOT(curl_easy_getinfo);
+int curl_easy_getinfo(void *handle, int info, ...) {
+  va_list arguments;
+  va_start(arguments, info);
+  void *value = va_arg(arguments, void *);
+  va_end(arguments);
+  int result = REAL(int (*)(void *, int, ...), curl_easy_getinfo)(handle, info, value);
+  if (result == 0 && info == REFRAIN_CURLINFO_CONTENT_LENGTH_DOWNLOAD && value != NULL) {
+    double *length = value;
+    if (!(*length < 9.0e18)) *length = -1;
+  }
+  return result;
+}
 
 SLOT(curl_easy_pause);
 int curl_easy_pause(void *easy, int bitmask) {

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 /// Turns Deezer's records into the catalog's models.
 enum DeezerMapping {
@@ -18,7 +19,8 @@ enum DeezerMapping {
     return CatalogTrack(
       id: record.id.value, provider: provider, title: record.title, artist: artistRecord?.name,
       artistID: artistRecord?.id.value, album: albumRef?.title, albumID: albumRef?.id.value,
-      duration: record.duration.map(Double.init), trackNumber: record.trackPosition,
+      duration: ServerNumber.seconds(record.duration.map(Double.init)),
+      trackNumber: ServerNumber.count(record.trackPosition),
       streamURL: preview, unplayableReason: preview == nil ? noPreview : nil,
       coverURL: url(albumRef?.coverMedium))
   }
@@ -28,13 +30,14 @@ enum DeezerMapping {
     AlbumSummary(
       id: record.id.value, provider: provider, title: record.title, artist: record.artist?.name,
       artistID: record.artist?.id.value, year: year(record.releaseDate),
-      trackCount: record.trackCount, coverURL: url(record.coverMedium))
+      trackCount: ServerNumber.count(record.trackCount), coverURL: url(record.coverMedium))
   }
 
   /// An artist summary.
   static func artist(_ record: DeezerArtist) -> ArtistSummary {
     ArtistSummary(
-      id: record.id.value, provider: provider, name: record.name, albumCount: record.albumCount,
+      id: record.id.value, provider: provider, name: record.name,
+      albumCount: ServerNumber.count(record.albumCount),
       pictureURL: url(record.pictureMedium))
   }
 
@@ -42,7 +45,8 @@ enum DeezerMapping {
   static func playlist(_ record: DeezerPlaylist) -> PlaylistSummary {
     PlaylistSummary(
       id: record.id.value, provider: provider, title: record.title,
-      owner: (record.creator ?? record.user)?.name, trackCount: record.trackCount,
+      owner: (record.creator ?? record.user)?.name,
+      trackCount: ServerNumber.count(record.trackCount),
       coverURL: url(record.pictureMedium))
   }
 
@@ -66,7 +70,7 @@ enum DeezerMapping {
     _ list: DeezerList<Record>, offset: Int, transform: (Record) -> Item
   ) -> Page<Item> {
     let items = list.data.map(transform)
-    let total = list.total ?? (list.next == nil ? offset + items.count : nil)
+    let total = ServerNumber.count(list.total) ?? (list.next == nil ? offset + items.count : nil)
     return Page(items: items, offset: offset, total: total)
   }
 

@@ -32,6 +32,8 @@ public actor HTTPClient {
     public var userAgent = HTTPClient.defaultUserAgent
     /// Seconds to wait for an answer before failing with `.timeout`.
     public var timeout: TimeInterval = 10
+    /// The most an answer may be, and how long one may send nothing (``AnswerLimits``).
+    public var limits = AnswerLimits.catalog
     /// When to retry.
     public var retry = RetryPolicy()
     /// The client-side rate limit, or `nil` for none.
@@ -65,7 +67,8 @@ public actor HTTPClient {
   public init(configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil)
   {
     self.configuration = configuration
-    self.transport = transport ?? URLSessionTransport(timeout: configuration.timeout)
+    self.transport =
+      transport ?? URLSessionTransport(timeout: configuration.timeout, limits: configuration.limits)
     bucket = configuration.rateLimit.map {
       TokenBucket(strictly: $0.requests, per: $0.interval, now: configuration.clock.now())
     }
@@ -90,6 +93,11 @@ public actor HTTPClient {
       try await waitForToken()
       let response = try await transport.send(request)
       sentRequests += 1
+      // The real transport stops reading at the cap; any other is held to it here.
+      if response.body.count > configuration.limits.maxBytes {
+        throw NetworkError.tooLarge(
+          limit: configuration.limits.capText, kind: configuration.limits.kind)
+      }
       let failure: NetworkError
       var retryAfter: TimeInterval?
       if (200..<300).contains(response.status) {

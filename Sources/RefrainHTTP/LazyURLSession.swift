@@ -27,9 +27,15 @@ package final class LazyURLSession: @unchecked Sendable {
   private let lock = NSLock()
   private var made: URLSession?
   private let configuration: @Sendable () -> URLSessionConfiguration
+  private let delegate: (any URLSessionDelegate & Sendable)?
 
-  /// Creates a holder that builds its session from `configuration` when first asked.
-  package init(_ configuration: @escaping @Sendable () -> URLSessionConfiguration) {
+  /// Creates a holder that builds its session from `configuration` when first asked; the
+  /// session's delegate, when there is one, is called on one serial queue.
+  package init(
+    delegate: (any URLSessionDelegate & Sendable)? = nil,
+    _ configuration: @escaping @Sendable () -> URLSessionConfiguration
+  ) {
+    self.delegate = delegate
     self.configuration = configuration
   }
 
@@ -39,7 +45,14 @@ package final class LazyURLSession: @unchecked Sendable {
     defer { lock.unlock() }
     if let made { return made }
     try NetworkUnavailable.check()
-    let session = URLSession(configuration: configuration())
+    let session: URLSession
+    if let delegate {
+      let queue = OperationQueue()
+      queue.maxConcurrentOperationCount = 1
+      session = URLSession(configuration: configuration(), delegate: delegate, delegateQueue: queue)
+    } else {
+      session = URLSession(configuration: configuration())
+    }
     made = session
     return session
   }

@@ -18,6 +18,11 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
   case cancelled
   /// The network cannot be used on this machine at all (libcurl is missing); says why.
   case unavailable(String)
+  /// The answer was larger than `limit` (``AnswerLimits/capText``), the cap for `kind`
+  /// ("a catalog answer"); it was dropped unread.
+  case tooLarge(limit: String, kind: String)
+  /// The server sent nothing for `seconds` while the answer was awaited or arriving.
+  case stalled(seconds: Int)
 
   public var description: String {
     switch self {
@@ -42,6 +47,11 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
       return "the server did not answer in time; check the connection and try again"
     case .cancelled:
       return "the request was cancelled"
+    case .tooLarge(let limit, let kind):
+      return
+        "the server's answer is over \(limit), the most Refrain reads of \(kind); it was not read"
+    case .stalled(let seconds):
+      return "the server sent nothing for \(seconds) s; check the connection and try again"
     }
   }
 

@@ -11,6 +11,7 @@ import RefrainHTTP
 /// Every request carries `User-Agent: Refrain/0.1 (terminal music player)`, as the service
 /// asks, and has a time limit. Transport failures become `LRCLIBError.offlineOrSlow`, HTTP
 /// errors other than 404 `.httpStatus`, and JSON that does not decode `.malformedResponse`.
+/// Answers are read within ``AnswerLimits/lyrics`` (1 MiB, 10 s without progress).
 struct LRCLIBClient: Sendable {
   /// The `User-Agent` sent with every request.
   static let userAgent = "Refrain/0.1 (terminal music player)"
@@ -19,8 +20,8 @@ struct LRCLIBClient: Sendable {
   let baseURL: URL
   /// The time limit for each request, in seconds.
   let timeout: Double
-  /// The session that performs the requests, made on the first one.
-  private let lazySession: LazyURLSession
+  /// The transport that performs the requests (its session made on the first one).
+  private let transport: URLSessionTransport
 
   /// Creates a client with its own ephemeral session (no shared cookies or HTTP cache).
   ///
@@ -31,14 +32,7 @@ struct LRCLIBClient: Sendable {
     self.baseURL = baseURL
     self.timeout = timeout
     let backstop = max(1, timeout.rounded(.up)) + 1
-    lazySession = LazyURLSession {
-      let configuration = URLSessionConfiguration.ephemeral
-      configuration.timeoutIntervalForRequest = backstop
-      configuration.timeoutIntervalForResource = backstop
-      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-      configuration.urlCache = nil
-      return configuration
-    }
+    transport = URLSessionTransport(timeout: backstop, limits: .lyrics)
   }
 
   /// `GET /api/get`: the record for this exact track, or `nil` when the service has none.
@@ -71,47 +65,32 @@ struct LRCLIBClient: Sendable {
     request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
     request.setValue("application/json", forHTTPHeaderField: "Accept")
 
-    let data: Data
-    let response: URLResponse
-    let session: URLSession
-    do {
-      session = try lazySession.session()
-    } catch {
-      throw LRCLIBError.offlineOrSlow(detail: error.description)
-    }
-    let (sent, pending) = (request, PendingRequest())
+    let answer: HTTPResponse
+    let (sent, transport) = (request, transport)
     let outcome = await LyricsDeadline.run(seconds: timeout) {
-      try await withCheckedThrowingContinuation { continuation in
-        pending.start(session, sent) { continuation.resume(with: $0) }
-      }
+      try await transport.send(sent)
     }
     switch outcome {
-    case .value(let answer):
-      (data, response) = answer
+    case .value(let response):
+      answer = response
     case .timedOut:
-      pending.cancel()
       throw LRCLIBError.offlineOrSlow(
         detail: "no answer from the lyrics service within \(Self.seconds(timeout))")
-    case .cancelled:
-      pending.cancel()
+    case .cancelled, .failure(NetworkError.cancelled):
       throw CancellationError()
-    case .failure(let error as URLError) where error.code == .cancelled:
-      throw CancellationError()
-    case .failure(let error as URLError):
+    case .failure(let error as NetworkError):
       throw LRCLIBError.offlineOrSlow(detail: detail(error))
     case .failure(let error as CancellationError):
       throw error
     case .failure(let error):
       throw LRCLIBError.offlineOrSlow(detail: "the request failed (\(error))")
     }
-    guard let http = response as? HTTPURLResponse else {
-      throw LRCLIBError.malformedResponse(detail: "not an HTTP response")
-    }
-    guard (200..<300).contains(http.statusCode) || http.statusCode == 404 else {
+    let (status, data) = (answer.status, answer.body)
+    guard (200..<300).contains(status) || status == 404 else {
       let message = try? JSONDecoder().decode(ErrorBody.self, from: data).message
-      throw LRCLIBError.httpStatus(http.statusCode, message: message)
+      throw LRCLIBError.httpStatus(status, message: message)
     }
-    return (http.statusCode, data)
+    return (status, data)
   }
 
   /// The request URL: the base URL's path, then `path`, then the query.
@@ -135,58 +114,16 @@ struct LRCLIBClient: Sendable {
   }
 
   /// A short description of a transport failure.
-  private func detail(_ error: URLError) -> String {
-    switch error.code {
-    case .timedOut:
+  private func detail(_ error: NetworkError) -> String {
+    switch error {
+    case .timeout:
       return "no answer from the lyrics service within \(Self.seconds(timeout))"
-    case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-      .networkConnectionLost:
-      return "cannot reach the lyrics service (\(error.localizedDescription))"
+    case .transport(let detail):
+      return "cannot reach the lyrics service (\(detail))"
+    case .tooLarge, .stalled:
+      return "the lyrics service: \(error.description)"
     default:
-      return "the request to the lyrics service failed (\(error.localizedDescription))"
-    }
-  }
-
-  /// One data task, cancelled directly rather than through task cancellation.
-  ///
-  /// `URLSession.data(for:)` on Linux can deadlock when its task is cancelled while the
-  /// answer is being delivered (the cancellation holds the task's lock while it waits for the
-  /// session's queue, which waits for the same lock). Here the caller cancels the data task
-  /// itself, after the time limit, outside any cancellation handler.
-  private final class PendingRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
-
-    /// Starts the request; `completion` runs once with the answer or the error.
-    func start(
-      _ session: URLSession, _ request: URLRequest,
-      _ completion: @escaping @Sendable (Result<(Data, URLResponse), any Error>) -> Void
-    ) {
-      let task = session.dataTask(with: request) { data, response, error in
-        if let error {
-          completion(.failure(error))
-        } else if let response {
-          completion(.success((data ?? Data(), response)))
-        } else {
-          completion(.failure(URLError(.badServerResponse)))
-        }
-      }
-      let alreadyCancelled = lock.withLock {
-        self.task = task
-        return cancelled
-      }
-      if alreadyCancelled { task.cancel() }
-      task.resume()
-    }
-
-    /// Cancels the request if it is still running.
-    func cancel() {
-      let task = lock.withLock {
-        cancelled = true
-        return self.task
-      }
-      task?.cancel()
+      return "the request to the lyrics service failed (\(error))"
     }
   }
 

@@ -61,7 +61,9 @@ public struct LRCLIBPublisher: Sendable {
   private let baseURL: URL
   private let transport: any HTTPTransport
 
-  public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(timeout: 20)) {
+  public init(
+    baseURL: URL, transport: any HTTPTransport = URLSessionTransport(timeout: 20, limits: .lyrics)
+  ) {
     self.baseURL = baseURL
     self.transport = transport
   }

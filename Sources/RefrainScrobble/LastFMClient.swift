@@ -42,7 +42,7 @@ public struct LastFMClient: ScrobbleClient {
     self.sessionKey = sessionKey
     userAgent = "Refrain/\(version) (terminal music player)"
     self.timeout = timeout
-    self.transport = transport ?? URLSessionTransport(timeout: timeout)
+    self.transport = transport ?? URLSessionTransport(timeout: timeout, limits: .service)
   }
 
   // MARK: - Scrobbling

@@ -33,7 +33,7 @@ public struct ListenBrainzClient: ScrobbleClient {
     self.token = token
     client = ListenBrainzPayload.Client(name: clientName, version: version)
     self.timeout = timeout
-    self.transport = transport ?? URLSessionTransport(timeout: timeout)
+    self.transport = transport ?? URLSessionTransport(timeout: timeout, limits: .service)
   }
 
   public func nowPlaying(_ nowPlaying: NowPlaying) async throws(ScrobbleFailure) {
@@ -69,8 +69,8 @@ public struct ListenBrainzClient: ScrobbleClient {
     } catch {
       throw .failed(service: service, detail: error.description)
     }
-    let resetIn = response.header("X-RateLimit-Reset-In").flatMap { Double($0) }
-      .map { max(0, $0) }
+    let resetIn = ServerNumber.seconds(
+      response.header("X-RateLimit-Reset-In").flatMap { Double($0) }.map { max(0, $0) })
     switch response.status {
     case 200..<300:
       let remaining = response.header("X-RateLimit-Remaining").flatMap { Int($0) }

@@ -8,7 +8,9 @@ import RefrainCore
 /// `album` and `duration` are `null` when unknown; the track fields are absent when nothing
 /// is loaded, and `line`/`line_index` when no synced line is being sung. `stream_title` is
 /// present while a live stream (internet radio) plays: what the station says is on air, or
-/// `null` before it has said.
+/// `null` before it has said. While a stream playing now has stalled (the player has waited
+/// about a second for bytes that do not come), `state` is `"stalled"` and `stall_reason`
+/// says why.
 public struct SessionStatus: Sendable, Equatable, Encodable {
   /// loading, playing, paused, stopped or idle.
   public var state: PlayerState
@@ -46,6 +48,9 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
   public var streamTitle: String?
   /// Why the live stream is reconnecting, while it is.
   public var streamNotice: String?
+  /// Why the stream playing now has stalled, while it has (then `state` is written
+  /// `"stalled"`).
+  public var stall: String?
 
   /// Creates a status from a playback snapshot and the lyrics being followed.
   public init(snapshot: PlaybackSnapshot, lyrics: LyricTimeline?, pane: String? = nil) {
@@ -70,6 +75,7 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     isLive = snapshot.isLive
     streamTitle = snapshot.streamTitle?.raw
     streamNotice = snapshot.streamNotice
+    stall = snapshot.state == .playing ? snapshot.stall : nil
   }
 
   /// The same status with the position cut to whole seconds: what counts as a change for
@@ -88,11 +94,17 @@ public struct SessionStatus: Sendable, Equatable, Encodable {
     case room
     case streamTitle = "stream_title"
     case streamNotice = "stream_notice"
+    case stall = "stall_reason"
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(state, forKey: .state)
+    if let stall {
+      try container.encode("stalled", forKey: .state)
+      try container.encode(stall, forKey: .stall)
+    } else {
+      try container.encode(state, forKey: .state)
+    }
     try container.encode(position, forKey: .position)
     try container.encode(volume, forKey: .volume)
     try container.encode(shuffle, forKey: .shuffle)

@@ -1,6 +1,7 @@
 import Foundation
 import RefrainCatalog
 import RefrainCore
+import RefrainHTTP
 
 /// The parts of Spotify's Web API objects an import reads.
 ///
@@ -164,7 +165,8 @@ enum SpotifyMapping {
       artistID: artists.first?.id,
       album: (record.album?.name ?? album?.name).map(TerminalSanitizer.clean),
       albumID: record.album?.id ?? album?.id,
-      duration: record.durationMs.map { Double($0) / 1000 }, trackNumber: record.trackNumber,
+      duration: ServerNumber.seconds(milliseconds: record.durationMs),
+      trackNumber: ServerNumber.count(record.trackNumber),
       coverURL: image(record.album?.images ?? album?.images),
       isrc: record.externalIDs?.isrc.flatMap(ISRC.normalized))
   }
@@ -177,7 +179,8 @@ enum SpotifyMapping {
         TerminalSanitizer.clean($0.map(\.name).joined(separator: ", "))
       },
       artistID: record.artists?.first?.id,
-      year: record.releaseDate.flatMap { Int($0.prefix(4)) }, trackCount: record.totalTracks,
+      year: record.releaseDate.flatMap { Int($0.prefix(4)) },
+      trackCount: ServerNumber.count(record.totalTracks),
       coverURL: image(record.images))
   }
 

@@ -40,19 +40,23 @@ enum SubsonicLyricsMapping {
   /// The first synced language is the song's; the other synced languages become its
   /// translation lines (a line at the same time as another, as LRC writes them). The
   /// server's offset is kept as `[offset:]`. Without synced lyrics, the first plain ones.
+  ///
+  /// Every number is checked (``ServerNumber``): a line whose start is not a time within a
+  /// track is left out, and an offset out of range counts as none; nothing traps.
   static func lrcText(_ entries: [SubsonicStructuredLyrics]) -> String? {
     let withLines = entries.filter { !($0.line ?? []).isEmpty }
     let synced = withLines.filter(\.synced)
     if let first = synced.first {
       var text = ""
-      let offset = Int(first.offset?.value ?? 0)
+      let offset = ServerNumber.offset(milliseconds: first.offset?.value) ?? 0
       if offset != 0 { text += "[offset:\(offset)]\n" }
       for entry in synced where entry.lang == first.lang || entry == first {
         text += lines(entry, shift: 0)
       }
       for entry in synced where entry.lang != first.lang && entry != first {
         // Each translation keeps its own offset, relative to the song's.
-        text += lines(entry, shift: offset - Int(entry.offset?.value ?? 0))
+        text += lines(
+          entry, shift: offset - (ServerNumber.offset(milliseconds: entry.offset?.value) ?? 0))
       }
       return text
     }
@@ -61,8 +65,10 @@ enum SubsonicLyricsMapping {
   }
 
   private static func lines(_ entry: SubsonicStructuredLyrics, shift: Int) -> String {
-    (entry.line ?? []).map { line in
-      let ms = max(0, Int(line.start?.value ?? 0) + shift)
+    (entry.line ?? []).compactMap { line in
+      // Both are at most 7 days in ms, so the sum cannot overflow.
+      guard let start = ServerNumber.milliseconds(line.start?.value ?? 0) else { return nil }
+      let ms = max(0, start + shift)
       let text = line.value.replacingOccurrences(of: "\n", with: " ")
       return String(format: "[%02d:%02d.%03d]", ms / 60_000, ms / 1000 % 60, ms % 1000) + text
         + "\n"

@@ -1,5 +1,6 @@
 import Foundation
 import RefrainCore
+import RefrainHTTP
 
 /// Turns a Subsonic server's records into the catalog's models.
 ///
@@ -28,8 +29,8 @@ struct SubsonicMapping: Sendable {
     return CatalogTrack(
       id: song.id.value, provider: Self.provider, title: song.title ?? song.id.value,
       artist: song.artist, artistID: song.artistId?.value, album: song.album,
-      albumID: song.albumId?.value, duration: song.duration?.value,
-      trackNumber: song.track.map { Int($0.value) }, streamURL: stream,
+      albumID: song.albumId?.value, duration: ServerNumber.seconds(song.duration?.value),
+      trackNumber: ServerNumber.count(song.track?.value), streamURL: stream,
       unplayableReason: stream == nil ? "the server's address is not valid" : nil,
       coverURL: cover(song.coverArt), isrc: song.isrc?.values.first)
   }
@@ -39,22 +40,22 @@ struct SubsonicMapping: Sendable {
     AlbumSummary(
       id: record.id.value, provider: Self.provider,
       title: record.name ?? record.title ?? record.id.value, artist: record.artist,
-      artistID: record.artistId?.value, year: record.year.map { Int($0.value) },
-      trackCount: record.songCount.map { Int($0.value) }, coverURL: cover(record.coverArt))
+      artistID: record.artistId?.value, year: ServerNumber.count(record.year?.value),
+      trackCount: ServerNumber.count(record.songCount?.value), coverURL: cover(record.coverArt))
   }
 
   /// An artist.
   func artist(_ record: SubsonicArtist) -> ArtistSummary {
     ArtistSummary(
       id: record.id.value, provider: Self.provider, name: record.name,
-      albumCount: record.albumCount.map { Int($0.value) }, pictureURL: cover(record.coverArt))
+      albumCount: ServerNumber.count(record.albumCount?.value), pictureURL: cover(record.coverArt))
   }
 
   /// A playlist.
   func playlist(_ record: SubsonicPlaylist) -> PlaylistSummary {
     PlaylistSummary(
       id: record.id.value, provider: Self.provider, title: record.name, owner: record.owner,
-      trackCount: record.songCount.map { Int($0.value) }, coverURL: cover(record.coverArt))
+      trackCount: ServerNumber.count(record.songCount?.value), coverURL: cover(record.coverArt))
   }
 
   private func cover(_ id: SubsonicText?) -> URL? {

@@ -25,7 +25,7 @@ enum CoverFetching {
 
   /// Downloads `url`: the body of a 2xx answer, else an error naming the status.
   @Sendable static func download(_ url: URL) async throws -> Data {
-    let transport = URLSessionTransport(timeout: timeout)
+    let transport = URLSessionTransport(timeout: timeout, limits: .cover)
     var request = URLRequest(url: url, timeoutInterval: timeout)
     request.setValue("Refrain/\(Refrain.version)", forHTTPHeaderField: "User-Agent")
     let response = try await transport.send(request)

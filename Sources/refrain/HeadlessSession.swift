@@ -218,6 +218,12 @@ final class HeadlessSession: SessionFrontEnd {
     case .reconnected:
       emit(.reconnected)
       warn("stream is back")
+    case .stalled(let reason):
+      emit(.stalled(reason: reason))
+    case .flowing:
+      emit(.flowing)
+    case .notice(let text):
+      warn(text)
     }
   }
 

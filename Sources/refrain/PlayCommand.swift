@@ -17,7 +17,8 @@ struct PlayCommand: ParsableCommand {
       Several files play as a queue. A URL of an Icecast or SHOUTcast stream, or a .pls, .m3u \
       or .m3u8 playlist, plays internet radio: its titles are shown and it reconnects when it \
       drops. With --events, stdout carries one JSON object per line (start, position, line, \
-      end, error; for radio metadata, reconnecting, reconnected), and stdin accepts commands, \
+      end, error; for radio metadata, reconnecting, reconnected; for a server that stops \
+      sending stalled, flowing), and stdin accepts commands, \
       one per line:
       pause, resume, toggle, seek SEC, seek +SEC, seek -SEC, volume N, line N (seek to lyric \
       line N), nudge ±MS (shift the lyrics), next, stop.

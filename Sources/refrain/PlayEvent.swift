@@ -2,7 +2,8 @@ import Foundation
 import RefrainCore
 
 /// One line of `refrain play --events`: `start`, `position`, `line`, `end`, `error`, and for
-/// internet radio `metadata`, `reconnecting` and `reconnected`.
+/// internet radio `metadata`, `reconnecting` and `reconnected`; for any stream `stalled`
+/// (with the reason as `message`) and `flowing`.
 ///
 /// Times are seconds to the millisecond; a start's `duration` is `null` when unknown. A
 /// `metadata` event's `artist` is `null` when the station's title has no " - ".
@@ -19,6 +20,10 @@ enum PlayEvent: Encodable, Equatable {
   case reconnecting(reason: String, retryIn: Double)
   /// A live stream is back.
   case reconnected
+  /// A stream sent nothing for about a second while the player waited; `reason` says why.
+  case stalled(reason: String)
+  /// Bytes flow again after a stall.
+  case flowing
 
   /// Why a track's `end` came.
   enum EndReason: String, Encodable {
@@ -71,6 +76,11 @@ enum PlayEvent: Encodable, Equatable {
       try container.encode(JSONOutput.milliseconds(delay), forKey: .retryIn)
     case .reconnected:
       try container.encode("reconnected", forKey: .event)
+    case .stalled(let reason):
+      try container.encode("stalled", forKey: .event)
+      try container.encode(reason, forKey: .message)
+    case .flowing:
+      try container.encode("flowing", forKey: .event)
     }
   }
 

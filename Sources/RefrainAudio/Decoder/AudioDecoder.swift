@@ -119,14 +119,19 @@ public enum AudioDecoders {
       }
       if !stream.isLive, StreamPlaylist.recognizes(name: url.absoluteString, head: head) {
         defer { stream.cancel() }
-        guard let text = try stream.read(at: 0, count: 1 << 20, shouldStop: shouldStop) else {
+        guard
+          let text = try stream.read(
+            at: 0, count: StreamPlaylist.maxBytes + 1, shouldStop: shouldStop)
+        else {
           throw AudioError.transport(url: url.absoluteString, detail: "stopped while buffering")
         }
         return try openFirst(
           of: text, in: url, news: news, shouldStop: shouldStop)
       }
-      return try decoder(for: head, name: url.absoluteString)
-        .open(stream: stream, head: head, shouldStop: shouldStop)
+      let format = try decoder(for: head, name: url.absoluteString)
+      return try stream.opening(shouldStop: shouldStop) {
+        try format.open(stream: stream, head: head, shouldStop: shouldStop)
+      }
     } catch {
       stream.cancel()
       throw error

@@ -74,38 +74,53 @@ final class InputCursor {
   init(_ input: any DecoderInput) { self.input = input }
 
   /// Copies up to `count` bytes (at least one, waiting for it, unless at the end) into
-  /// `buffer` from the cursor and moves it past them; 0 at the end or after a failure.
+  /// `buffer` from the cursor and moves it past them.
+  ///
+  /// Returns 0 at the end with `errno` 0, and 0 with `errno` set to `EIO` after a failure,
+  /// on this call and every later one: the C libraries (libvorbisfile's `_get_data`) tell an
+  /// error from the end only by `errno`, and one that takes an error for the end walks back
+  /// through a file whose server claims a length it does not have, one chunk at a time.
   func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-    guard failure == nil, count > 0 else { return 0 }
+    guard failure == nil else {
+      errno = EIO
+      return 0
+    }
+    guard count > 0 else { return 0 }
     do {
       let bytes = try input.readSome(at: offset, count: count)
       bytes.withUnsafeBytes { source in
         if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
       }
       offset += UInt64(bytes.count)
+      errno = 0
       return bytes.count
     } catch let error as AudioError {
       failure = error
     } catch {
       failure = .transport(url: input.name, detail: "\(error)")
     }
+    errno = EIO
     return 0
   }
 
   /// Moves the cursor as `fseek` does (`SEEK_SET`, `SEEK_CUR`, `SEEK_END`); `false` when the
-  /// place is before the start or the end is not known.
+  /// place is before the start, past the end when the end is known, or relative to an end
+  /// that is not known, and after a failure.
   func seek(_ delta: Int64, whence: Int32) -> Bool {
+    guard failure == nil else { return false }
     let base: Int64
+    let size = input.size.map { Int64(clamping: $0) }
     switch whence {
     case SEEK_SET: base = 0
-    case SEEK_CUR: base = Int64(offset)
+    case SEEK_CUR: base = Int64(clamping: offset)
     case SEEK_END:
-      guard let size = input.size else { return false }
-      base = Int64(size)
+      guard let size else { return false }
+      base = size
     default: return false
     }
-    guard base + delta >= 0 else { return false }
-    offset = UInt64(base + delta)
+    let (target, overflow) = base.addingReportingOverflow(delta)
+    guard !overflow, target >= 0, size.map({ target <= $0 }) ?? true else { return false }
+    offset = UInt64(target)
     return true
   }
 

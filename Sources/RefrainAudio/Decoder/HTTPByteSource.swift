@@ -25,10 +25,17 @@ import RefrainCore
 /// is told to `news`. A live stream keeps only what lies near the reader; it stops reading
 /// when it runs ``readAhead`` ahead (a paused listener) and reads on when the reader comes
 /// near. When it drops, is refused or answers an error, it reconnects after 0.5 s, doubling
-/// to 10 s, for as long as it is read, and tells `news` so; it never times out.
+/// to 10 s while it keeps dropping (``ReconnectBackoff``: back to 0.5 s only after 10 s of
+/// audio), for as long as it is read, and tells `news` so; it never times out.
 ///
-/// Waiting reads check `shouldStop` every 20 ms, and give up with
+/// Waiting reads check `shouldStop` every 20 ms (and, while a decoder opens, the
+/// ``interrupt`` given for the opening), tell `news` ``StreamNews/stalled(reason:)`` once
+/// a read has waited ``stallNotice`` seconds with nothing arriving (and
+/// ``StreamNews/flowing`` when bytes come again), and give up with
 /// ``AudioError/timeout(url:seconds:)`` when nothing arrives for `timeout` seconds.
+/// A server that claims more than it sends ends reads instead of keeping them waiting: a
+/// range answered 206 and closed without a byte fails at once (the server has nothing
+/// there), and a cursor over the source reports the failure to its C library as an error.
 /// Errors name the URL: ``AudioError/httpStatus(url:status:)`` for a refusal,
 /// ``AudioError/transport(url:detail:)`` for a failed or cut connection. Its requests stop
 /// when it is released (with the decoder that reads it) or cancelled.
@@ -62,6 +69,8 @@ public final class HTTPByteSource: @unchecked Sendable {
     /// Whether that was the server or the link going away (refused, dropped, timed out,
     /// closed early), which asking again may mend; not an HTTP error or a TLS failure.
     var transient = false
+    /// Whether the server answered the request running (or last run) for it.
+    var answered = false
     var end: UInt64 { start + UInt64(bytes.count) }
 
     init(start: UInt64) { self.start = start }
@@ -97,8 +106,8 @@ public final class HTTPByteSource: @unchecked Sendable {
   /// Where the audio of the last reconnection begins: its first title is told even when it
   /// is the same as before the drop.
   private var retellFrom: UInt64?
-  /// The wait before the next reconnection: 0.5 s doubling to 10 s, reset when audio flows.
-  private var backoff = 0.5
+  /// The wait before the next reconnection: grows while the stream keeps dropping.
+  private var backoff = ReconnectBackoff()
   /// Whether a reconnection is scheduled.
   private var retryPending = false
   /// A file whose server went away mid-download: since when its resumes have failed, and
@@ -108,6 +117,13 @@ public final class HTTPByteSource: @unchecked Sendable {
   private var resumeBackoff = 0.25
   /// Whether the live stream dropped and has not delivered audio since.
   private var reconnecting = false
+  /// Whether the reader was told that the stream stalled, and not yet that it flows again.
+  private var stallTold = false
+  /// While a decoder opens: whether to give up a read that waits (a command arrived). The
+  /// C libraries' reads have no `shouldStop` of their own.
+  private var interrupt: (() -> Bool)?
+  /// How long a read waits with nothing arriving before `news` hears that it stalled.
+  static let stallNotice: TimeInterval = 1
   /// How many bytes a live stream keeps behind the reader.
   private static let liveBehind = 64 << 10
 
@@ -199,6 +215,10 @@ public final class HTTPByteSource: @unchecked Sendable {
       if let piece = pieces.first(where: { $0.start <= offset && offset < $0.end }) {
         let from = Int(offset - piece.start)
         let bytes = Array(piece.bytes[from..<min(piece.bytes.count, from + maxCount)])
+        if stallTold {
+          stallTold = false
+          news?(.flowing)
+        }
         if live {
           tellTitles(upTo: offset + UInt64(bytes.count))
           keepNearReader(piece, at: offset)
@@ -225,13 +245,30 @@ public final class HTTPByteSource: @unchecked Sendable {
       if arrived != lastArrived {
         lastArrived = arrived
         lastProgress = Date()
-      } else if Date().timeIntervalSince(lastProgress) > timeout {
+      } else if !stallTold, Date().timeIntervalSince(lastProgress) >= Self.stallNotice {
+        stallTold = true
+        news?(.stalled(reason: stallReason(at: offset)))
+      }
+      if Date().timeIntervalSince(lastProgress) > timeout {
         cancelAll()
         failure = .timeout(url: url.absoluteString, seconds: timeout)
         throw AudioError.timeout(url: url.absoluteString, seconds: timeout)
       }
       _ = condition.wait(until: Date().addingTimeInterval(0.02))
     }
+  }
+
+  /// Why the byte at `offset` is not coming: how its request stopped, or that the server
+  /// sends nothing.
+  private func stallReason(at offset: UInt64) -> String {
+    let piece = pieces.first { $0.start <= offset && offset <= $0.end }
+    switch piece?.stopped ?? failure {
+    case .transport(_, let detail)?: return detail
+    case .httpStatus(_, let status)?: return "the server answered HTTP \(status)"
+    case let other?: return other.description
+    case nil: break
+    }
+    return "the server has sent nothing for \(Int(Self.stallNotice)) s"
   }
 
   /// Makes sure a request will bring the byte at `offset`, which is not here.
@@ -319,6 +356,7 @@ public final class HTTPByteSource: @unchecked Sendable {
     let task = session.dataTask(with: request)
     piece.task = task
     piece.progressed = false
+    piece.answered = false
     piece.stopped = nil
     requests += 1
     task.resume()
@@ -389,8 +427,7 @@ public final class HTTPByteSource: @unchecked Sendable {
     guard session != nil, !retryPending else { return }
     retryPending = true
     reconnecting = true
-    let delay = backoff
-    backoff = min(backoff * 2, 10)
+    let delay = backoff.dropped(at: ProcessInfo.processInfo.systemUptime)
     news?(.reconnecting(reason: reason, retryIn: delay))
     DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
       self?.reconnect()
@@ -483,6 +520,7 @@ public final class HTTPByteSource: @unchecked Sendable {
       }
       ranged = true
       if let size = range.total { total = size }
+      piece.answered = true
       completionHandler(.allow)
     case 416 where ranged == nil && piece.end == 0 && !withoutRanges:
       // Asked again without a range: the answer is the whole resource, or says why not.
@@ -539,7 +577,7 @@ public final class HTTPByteSource: @unchecked Sendable {
     piece.progressed = true
     arrived += data.count
     if live {
-      backoff = 0.5
+      backoff.delivered(at: ProcessInfo.processInfo.systemUptime)
       if reconnecting {
         reconnecting = false
         news?(.reconnected)
@@ -567,7 +605,13 @@ public final class HTTPByteSource: @unchecked Sendable {
     }
     var stopped: AudioError?
     piece.transient = Self.isTransient(error)
-    if let error {
+    if ranged == true, piece.answered, !piece.progressed, let total, piece.end < total {
+      // A 206 for bytes the server then did not send: it claims a length it does not have.
+      piece.transient = false
+      stopped = .transport(
+        url: url.absoluteString,
+        detail: "the server claims \(total) bytes but sent none from byte \(piece.end)")
+    } else if let error {
       stopped = Self.describe(error, url: url, received: piece.bytes.count, timeout: timeout)
     } else if let total, piece.end < total {
       stopped = .transport(
@@ -623,6 +667,32 @@ public final class HTTPByteSource: @unchecked Sendable {
   }
 }
 
+extension HTTPByteSource {
+  /// Runs `body` (a decoder opening over this source) with reads that wait giving up, by
+  /// throwing, as soon as `shouldStop` says so: a C library opening a stream reads with no
+  /// way to stop of its own.
+  func opening<Result>(shouldStop: @escaping () -> Bool, _ body: () throws -> Result) rethrows
+    -> Result
+  {
+    condition.lock()
+    interrupt = shouldStop
+    condition.unlock()
+    defer {
+      condition.lock()
+      interrupt = nil
+      condition.unlock()
+    }
+    return try body()
+  }
+
+  /// Whether a read that waits should give up: a command arrived while a decoder opens.
+  fileprivate func interrupted() -> Bool { interrupt?() ?? false }
+
+  fileprivate var stoppedWhileOpening: AudioError {
+    .transport(url: url.absoluteString, detail: "stopped while opening")
+  }
+}
+
 /// The session's delegate: it holds its source weakly, so that the session (which keeps its
 /// delegate) does not keep the source, and the source's deinit can stop the session.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -652,20 +722,27 @@ extension HTTPByteSource: DecoderInput {
   var size: UInt64? { length }
 
   func read(at offset: UInt64, count: Int) throws -> [UInt8] {
-    try read(at: offset, count: count, shouldStop: { false }) ?? []
+    guard let bytes = try read(at: offset, count: count, shouldStop: interrupted) else {
+      throw stoppedWhileOpening
+    }
+    return bytes
   }
 
   func readSome(at offset: UInt64, count: Int) throws -> [UInt8] {
-    guard case .data(let bytes) = try bytes(from: offset, maxCount: count, shouldStop: { false })
-    else { return [] }
-    return bytes
+    switch try bytes(from: offset, maxCount: count, shouldStop: interrupted) {
+    case .data(let bytes): return bytes
+    case .end: return []
+    case .interrupted: throw stoppedWhileOpening
+    }
   }
 
   func prepare(at offset: UInt64, count: Int, shouldStop: () -> Bool) throws -> Bool {
     var at = offset
     let end = offset + UInt64(count)
     while at < end {
-      switch try bytes(from: at, maxCount: Int(end - at), shouldStop: shouldStop) {
+      switch try bytes(
+        from: at, maxCount: Int(end - at), shouldStop: { shouldStop() || interrupted() })
+      {
       case .data(let bytes): at += UInt64(bytes.count)
       case .end: return true
       case .interrupted: return false

@@ -34,6 +34,13 @@ public enum PlayerEvent: Sendable, Equatable {
     case .failed(let track, let message):
       return .failed(track, message: SecretRedaction.redacting(message))
     case .warning(let message): return .warning(SecretRedaction.redacting(message))
+    case .stream(let track, .reconnecting(let reason, let retryIn)):
+      return .stream(
+        track, .reconnecting(reason: SecretRedaction.redacting(reason), retryIn: retryIn))
+    case .stream(let track, .stalled(let reason)):
+      return .stream(track, .stalled(reason: SecretRedaction.redacting(reason)))
+    case .stream(let track, .notice(let text)):
+      return .stream(track, .notice(SecretRedaction.redacting(text)))
     case .started, .trackEnded, .stream: return self
     }
   }

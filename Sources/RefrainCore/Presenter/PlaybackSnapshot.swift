@@ -37,14 +37,19 @@ public struct PlaybackSnapshot: Sendable, Equatable {
   public let isLive: Bool
   /// Why the live stream is reconnecting, while it is.
   public let streamNotice: String?
+  /// Why the stream playing now has stalled (the player waits for bytes that do not come),
+  /// while it has; `nil` otherwise.
+  public let stall: String?
 
   /// Creates a snapshot; the presenter is the usual source.
   public init(
     state: PlayerState, track: Track?, index: Int?, queueCount: Int, position: Double,
     duration: Double?, volume: Int, isShuffled: Bool, repeatMode: RepeatMode,
     lastError: String?, warning: String?, isFinished: Bool, replayGain: Double? = nil,
-    streamTitle: StreamTitle? = nil, isLive: Bool = false, streamNotice: String? = nil
+    streamTitle: StreamTitle? = nil, isLive: Bool = false, streamNotice: String? = nil,
+    stall: String? = nil
   ) {
+    self.stall = stall
     self.streamTitle = streamTitle
     self.isLive = isLive
     self.streamNotice = streamNotice

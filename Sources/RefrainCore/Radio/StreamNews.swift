@@ -26,8 +26,8 @@ public struct StreamTitle: Sendable, Equatable {
   }
 }
 
-/// News from a live stream while it plays, reported by the player as
-/// ``PlayerEvent/stream(_:_:)``.
+/// News from a stream while it plays, reported by the player as ``PlayerEvent/stream(_:_:)``:
+/// a live stream's titles and reconnections, and any HTTP(S) stream's stalls.
 public enum StreamNews: Sendable, Equatable {
   /// The track is a live stream (the server sent ICY headers): it has no end and no
   /// duration, is not scrobbled and has no lyrics.
@@ -38,6 +38,14 @@ public enum StreamNews: Sendable, Equatable {
   case reconnecting(reason: String, retryIn: Double)
   /// The stream is back after a drop.
   case reconnected
+  /// The player waits for bytes that have not come for about a second; `reason` says why
+  /// ("connection refused", "the server has sent nothing for 1 s").
+  case stalled(reason: String)
+  /// Bytes flow again after ``stalled(reason:)``.
+  case flowing
+  /// Something the listener should know about what is read, in one line (a radio playlist
+  /// cut at its cap).
+  case notice(String)
 }
 
 extension PlaybackSnapshot {

@@ -18,6 +18,49 @@ public enum StreamPlaylist {
     }
   }
 
+  /// The most bytes of a playlist Refrain reads: a radio playlist lists a few streams.
+  public static let maxBytes = 1 << 20
+  /// The most entries of a playlist Refrain reads.
+  public static let maxEntries = 10_000
+
+  /// A playlist's entries, and whether a cap cut it short.
+  public struct Listing: Sendable, Equatable {
+    /// The entries read, in order: whole lines only, at most ``StreamPlaylist/maxEntries``.
+    public var entries: [URL]
+    /// Whether the playlist holds more than was read (over ``StreamPlaylist/maxBytes`` or
+    /// ``StreamPlaylist/maxEntries``).
+    public var isCut: Bool
+
+    /// One line saying what was left out, when something was.
+    public func capNotice(name: String) -> String? {
+      guard isCut else { return nil }
+      return "\(name): a playlist is read up to \(StreamPlaylist.maxEntries) entries or "
+        + "\(StreamPlaylist.maxBytes >> 20) MiB; only its first \(entries.count) entries are used"
+    }
+  }
+
+  /// The entries of a playlist from its first bytes: `bytes` holds up to
+  /// ``maxBytes`` + 1 bytes of it (more than ``maxBytes`` means the file goes on).
+  ///
+  /// A cut file loses the line the cut falls in, so no entry is ever a partial line; the
+  /// entries stop at ``maxEntries``. Throws as ``entries(in:base:)`` does.
+  public static func listing(of bytes: [UInt8], base: URL) throws -> Listing {
+    var text = bytes
+    var cut = false
+    if text.count > maxBytes {
+      cut = true
+      text.removeSubrange(maxBytes...)
+      let lineEnd = text.lastIndex { $0 == 0x0A || $0 == 0x0D } ?? 0
+      text.removeSubrange(lineEnd...)
+    }
+    var entries = try entries(in: String(decoding: text, as: UTF8.self), base: base)
+    if entries.count > maxEntries {
+      cut = true
+      entries.removeSubrange(maxEntries...)
+    }
+    return Listing(entries: entries, isCut: cut)
+  }
+
   /// The file-name endings of the playlists Refrain reads.
   public static let extensions: Set<String> = ["pls", "m3u", "m3u8"]
 

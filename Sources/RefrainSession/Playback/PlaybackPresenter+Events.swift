@@ -70,7 +70,7 @@ extension PlaybackPresenter {
       switch news {
       case .live: stream.isLive = true
       case .title(let title): stream.title = title
-      case .reconnecting, .reconnected: break
+      case .reconnecting, .reconnected, .stalled, .flowing, .notice: break
       }
       preparedStream = stream
       return
@@ -82,6 +82,9 @@ extension PlaybackPresenter {
     case .reconnecting(let reason, let delay):
       streamNotice = "stream lost (\(reason)): reconnecting in \(String(format: "%.1f", delay)) s"
     case .reconnected: streamNotice = nil
+    case .stalled(let reason): stall = reason
+    case .flowing: stall = nil
+    case .notice(let text): warning = text
     }
   }
 
@@ -90,6 +93,7 @@ extension PlaybackPresenter {
     streamTitle = nil
     isLive = false
     streamNotice = nil
+    stall = nil
   }
 
   // MARK: - Internals

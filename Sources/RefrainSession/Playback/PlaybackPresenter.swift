@@ -42,6 +42,8 @@ final class PlaybackPresenter {
   internal(set) var isLive = false
   /// Why the live stream playing now is reconnecting, while it is; `nil` otherwise.
   internal(set) var streamNotice: String?
+  /// Why the stream playing now has stalled, while it has; `nil` otherwise.
+  internal(set) var stall: String?
   /// Every track skipped since the queue was last replaced, oldest first.
   internal(set) var skipped: [SkippedTrack] = []
   /// How many seeks were asked of the player so far, from any source (keys, a lyric line,
@@ -80,7 +82,7 @@ final class PlaybackPresenter {
       isShuffled: queue.isShuffled, repeatMode: queue.repeatMode, lastError: lastError,
       warning: warning, isFinished: isFinished,
       replayGain: isTrackLoaded ? player.appliedGain : nil, streamTitle: streamTitle,
-      isLive: isLive, streamNotice: streamNotice)
+      isLive: isLive, streamNotice: streamNotice, stall: stall)
   }
 
   // MARK: - Starting

@@ -36,6 +36,9 @@ final class QueueCommands {
           playback.queue.isEmpty ? "the queue is empty" : "this is the last track in the queue")
       }
     case .previous: playback.previous()
+    case .seek where playback.state == .playing && playback.stall != nil:
+      // A seek would start a request the stalled server does not answer either.
+      return .failed("the stream has stalled (\(playback.stall ?? "")); cannot seek now")
     case .seek(.relative(let delta)): playback.seek(by: delta)
     case .seek(.absolute(let seconds)): playback.seek(to: seconds)
     case .volume(.relative(let delta)):

@@ -204,6 +204,9 @@ extension PlayerEvent {
     case .warning(let message): return (message, true, 6)
     case .stream(_, .reconnecting): return (streamNotice ?? "stream lost", true, 11)
     case .stream(_, .reconnected): return ("stream is back", false, 3)
+    case .stream(_, .stalled(let reason)): return ("stream stalled: \(reason)", true, 11)
+    case .stream(_, .flowing): return ("stream flows again", false, 3)
+    case .stream(_, .notice(let text)): return (text, false, 6)
     case .started, .trackEnded, .stream: return nil
     }
   }

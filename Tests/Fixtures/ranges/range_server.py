@@ -21,6 +21,20 @@ Paths (NAME is a file in the folder):
                        metadata block `StreamTitle='Ada - Same';` after every N bytes, sent in
                        pieces of 1000 bytes (blocks split across reads), then the connection
                        closes
+  /liar/NAME           a server that lies about the length: 200 with `Content-Length:
+                       999999999999999`, then the real file, then the connection closes
+  /liar206/NAME        the same with ranges: 206 with `Content-Range: bytes S-…/2^63-1` for a
+                       request from S (and the length of what it sends), then the real file
+                       from S (nothing past its end), then the connection closes
+  /liar206big/NAME     the same with `Content-Length: 2^63-1-S` (only the `refrain` binary
+                       survives that header: its CCurlLoader stands between it and
+                       FoundationNetworking, which traps on it)
+  /icydrop/N/NAME      a live stream that drops right after connecting: ICY headers, the
+                       first N bytes of the file, then the connection closes
+  /big/N               a 200 JSON answer of N bytes (Content-Length given)
+  /bigchunked/N        the same without a length (the connection closes after it)
+  /stall/N             a 200 answer promising 2N bytes that sends N, then nothing
+  /stallfile/NAME      a 200 answer promising twice the file that sends it, then nothing
   /_log                every request so far, as JSON: [{"path", "range", "status"}]
   anything else        404
 """
@@ -147,6 +161,8 @@ class FixtureServer:
             return
         t = Transfer(path=path, method=h.command, started=time.monotonic(), range=h.headers.get("Range"))
         self.transfers.append(t)
+        if self._hostile(h, t, path):
+            return
         m = PATHS.fullmatch(path)
         file = self.root / m.group(7) if m else None
         if not m or not file.is_file():
@@ -223,6 +239,84 @@ class FixtureServer:
             return
         t.finished = time.monotonic()
 
+
+    def _hostile(self, h, t: Transfer, path: str) -> bool:
+        """Answers the hostile paths (see the module's doc); `False` for any other."""
+        m = re.fullmatch(r"/(big|bigchunked|stall)/(\d+)", path)
+        if m:
+            n = int(m.group(2))
+            t.status = 200
+            h.send_response(200)
+            h.send_header("Content-Type", "application/json")
+            if m.group(1) != "bigchunked":
+                h.send_header("Content-Length", str(2 * n if m.group(1) == "stall" else n))
+            h.send_header("Connection", "close")
+            h.end_headers()
+            h.close_connection = True
+            head = b'{"subsonic-response":{"status":"ok","version":"1.16.1","pad":"'
+            body = head + b"a" * max(0, n - len(head) - 4) + b'"}}\n'
+            try:
+                for pos in range(0, n, 64 * 1024):
+                    h.wfile.write(body[pos:min(n, pos + 64 * 1024)])
+                    t.sent = min(n, pos + 64 * 1024)
+                h.wfile.flush()
+                if m.group(1) == "stall":
+                    self._release.wait(120)
+            except (BrokenPipeError, ConnectionResetError):
+                t.aborted = time.monotonic()
+                return True
+            t.finished = time.monotonic()
+            return True
+        m = re.fullmatch(r"/(liar|liar206big|liar206|icydrop/(\d+)|stallfile)/([^/]+)", path)
+        if not m or not (self.root / m.group(3)).is_file():
+            return False
+        data = (self.root / m.group(3)).read_bytes()
+        kind = m.group(1).split("/")[0]
+        if kind == "icydrop":
+            t.status = 200
+            h.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\nicy-name: test\r\n\r\n")
+            h.close_connection = True
+            try:
+                h.wfile.write(data[:int(m.group(2))])
+                h.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            t.finished = time.monotonic()
+            return True
+        if kind == "stallfile":
+            t.status = 200
+            h.send_response(200)
+            h.send_header("Content-Length", str(2 * len(data)))
+            h.end_headers()
+            try:
+                h.wfile.write(data)
+                h.wfile.flush()
+                self._release.wait(120)
+            except OSError:
+                pass
+            return True
+        start = 0
+        if kind.startswith("liar206"):
+            rm = re.fullmatch(r"bytes=(\d+)-\d*", (h.headers.get("Range") or "").strip())
+            start = int(rm.group(1)) if rm else 0
+        total = 999999999999999 if kind == "liar" else 2**63 - 1
+        t.status = 200 if kind == "liar" else 206
+        h.send_response(t.status)
+        h.send_header("Content-Type", "audio/ogg")
+        h.send_header("Content-Length", str(len(data[start:]) if kind == "liar206" else total - start))
+        if kind.startswith("liar206"):
+            h.send_header("Content-Range", f"bytes {start}-{total - 1}/{total}")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.close_connection = True
+        try:
+            h.wfile.write(data[start:])
+            h.wfile.flush()
+            h.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        t.aborted = time.monotonic()
+        return True
 
     def _send_icy(self, h, t: Transfer, data: bytes, interval: int) -> None:
         text = b"StreamTitle='Ada - Same';"

@@ -11,24 +11,30 @@ extension AudioDecoders {
       throw AudioError.fileNotReadable(path: file.path, reason: "cannot open it")
     }
     defer { try? handle.close() }
-    let bytes = [UInt8]((try? handle.read(upToCount: 1 << 20)) ?? Data())
+    let bytes = [UInt8]((try? handle.read(upToCount: StreamPlaylist.maxBytes + 1)) ?? Data())
     return try openFirst(of: bytes, in: file, news: news, shouldStop: shouldStop)
   }
 
   /// Opens the entries of the playlist `bytes` read from `source` in order, and returns the
   /// first that opens; throws ``AudioError/playlist(name:detail:)`` with the last entry's
   /// error when none does.
+  ///
+  /// `bytes` holds up to ``StreamPlaylist/maxBytes`` + 1 of its first bytes; a longer
+  /// playlist, or one of more than ``StreamPlaylist/maxEntries`` entries, is read up to the
+  /// cap, in whole lines, and `news` hears one line saying so.
   static func openFirst(
     of bytes: [UInt8], in source: URL, news: (@Sendable (StreamNews) -> Void)?,
     shouldStop: @escaping () -> Bool
   ) throws -> any AudioDecoder {
     let name = source.isFileURL ? source.path : source.absoluteString
-    let entries: [URL]
+    let listing: StreamPlaylist.Listing
     do {
-      entries = try StreamPlaylist.entries(in: String(decoding: bytes, as: UTF8.self), base: source)
+      listing = try StreamPlaylist.listing(of: bytes, base: source)
     } catch let problem as StreamPlaylist.Problem {
       throw AudioError.playlist(name: name, detail: problem.description)
     }
+    if let notice = listing.capNotice(name: name) { news?(.notice(notice)) }
+    let entries = listing.entries
     var last: Error?
     for entry in entries where entry != source {
       do {
