@@ -86,9 +86,10 @@ enum LyricSearchIndex {
           stamp = FileStamp(size: row["file_size"], mtime: row["file_mtime"])
           reading = .embedded(file: file, cached: query)
         }
-        if row["indexed_path"] == source, row["size"] == stamp.size, row["mtime"] == stamp.mtime {
-          return nil
-        }
+        let indexed: String? = row["indexed_path"]
+        let size: Int64? = row["size"]
+        let mtime: Int64? = row["mtime"]
+        if indexed == source, size == stamp.size, mtime == stamp.mtime { return nil }
         return (row["id"], source, stamp, reading)
       }
     }
