@@ -22,10 +22,11 @@ public struct EmbeddedLyricsSource: LyricsSource {
     if query.embeddedText == nil, query.embeddedSynced == nil, let fileURL = query.fileURL,
       fileURL.isFileURL
     {
-      guard let read = try? Self.document(in: fileURL) else {
+      do {
+        found = try Self.document(in: fileURL)
+      } catch {
         return .notFound(reasons: ["the file's tags could not be read"])
       }
-      found = read
     } else {
       found = Self.document(text: query.embeddedText, synced: query.embeddedSynced ?? [])
     }
