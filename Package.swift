@@ -47,6 +47,9 @@ let package = Package(
       name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
     .systemLibrary(
       name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
+    // MeCab (Japanese words and readings, with the mecab-ipadic-utf8 dictionary) for
+    // romanized Japanese lyrics; MeCab ships no pkg-config file.
+    .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev", "mecab-ipadic-utf8"])]),
     // EBU R128 loudness for `refrain scan --replaygain`.
     .systemLibrary(
       name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
@@ -122,6 +125,9 @@ let package = Package(
     // Every tag reader (ID3, Vorbis comments, RIFF INFO, MP4 atoms), embedded lyrics, covers
     // and ReplayGain: pure Swift over RefrainCore, so the room server links no decoder.
     .target(name: "RefrainTags", dependencies: ["RefrainCore"]),
+    // RefrainCore's JapaneseDictionary over MeCab: kanji readings and word boundaries for
+    // romanized Japanese lyrics.
+    .target(name: "RefrainJapanese", dependencies: ["RefrainCore", "CMeCab"]),
     // Listening rooms: the server (Hummingbird) and a member's link (its WebSocket client).
     .target(
       name: "RefrainRoom",
@@ -157,7 +163,7 @@ let package = Package(
         "RefrainCore", "RefrainSession", "RefrainAudio", "RefrainCatalog", "RefrainTUI",
         "RefrainConfig", "RefrainArt", "RefrainDesktop", "RefrainTags", "RefrainHTTP",
         "RefrainDeezer", "RefrainSubsonic", "RefrainLRCLIB", "RefrainScrobble", "RefrainSpotify",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "RefrainJapanese", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"), "CCurlLoader",
       ],
       linkerSettings: curlLoaderExports
@@ -203,6 +209,7 @@ let package = Package(
       // RefrainCatalog: the tests that run on a real SQLite library file.
       dependencies: ["RefrainSession", "RefrainCore", "RefrainCatalog", "RefrainTestSupport"]),
     .testTarget(name: "RefrainArtTests", dependencies: ["RefrainArt", "RefrainCore"]),
+    .testTarget(name: "RefrainJapaneseTests", dependencies: ["RefrainJapanese", "RefrainCore"]),
     .testTarget(
       name: "RefrainDesktopTests",
       dependencies: ["RefrainDesktop", "RefrainSession", "RefrainCore", "RefrainTestSupport"]),

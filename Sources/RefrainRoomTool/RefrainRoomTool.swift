@@ -38,7 +38,7 @@ struct Serve: AsyncParsableCommand {
     let (host, port) = options.address
     let data = RoomToken.dataDirectory(environment: environment)
     let log: @Sendable (String) -> Void = { line in
-      FileHandle.standardError.write(Data("refrain-room: \(line)\n".utf8))
+      Console.error("refrain-room: \(line)")
     }
     let token: String
     let store: RoomStore
@@ -72,11 +72,7 @@ struct Serve: AsyncParsableCommand {
     do {
       try await server.run { bound in
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = Listening(url: "ws://\(shownHost):\(bound)", token: token)
-        let data = (try? encoder.encode(line)) ?? Data()
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        Console.line(JSONOutput.line(Listening(url: "ws://\(shownHost):\(bound)", token: token)))
       }
     } catch {
       Self.fail("cannot serve on \(options.listen): \(error)")
@@ -89,7 +85,7 @@ struct Serve: AsyncParsableCommand {
   }
 
   static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("refrain room serve: \(message)\n".utf8))
+    Console.error("refrain room serve: \(message)")
     Foundation.exit(1)
   }
 

@@ -18,28 +18,41 @@ public struct EmbeddedLyricsSource: LyricsSource {
   /// supplied either, else from the tag at the start of `query.fileURL` when it is a local
   /// file.
   public func lyrics(for query: LyricsQuery) async throws -> LyricsResult {
-    var text = query.embeddedText
-    var synced = query.embeddedSynced ?? []
+    let found: LyricsDocument?
     if query.embeddedText == nil, query.embeddedSynced == nil, let fileURL = query.fileURL,
       fileURL.isFileURL
     {
-      guard let tag = try? TagFormats.format(of: fileURL).lyrics(in: fileURL) else {
+      do {
+        found = try Self.document(in: fileURL)
+      } catch {
         return .notFound(reasons: ["the file's tags could not be read"])
       }
-      text = tag.text
-      synced = tag.synced
+    } else {
+      found = Self.document(text: query.embeddedText, synced: query.embeddedSynced ?? [])
     }
+    guard let found else { return .notFound(reasons: ["no lyrics in the file's tags"]) }
+    return .found(found, source: .embedded)
+  }
+
+  /// The lyrics in the tags of the audio file at `file`, whatever its format (ID3v2
+  /// USLT/SYLT, FLAC, Vorbis and Opus comments `LYRICS`/`UNSYNCEDLYRICS`, MP4 `©lyr`); `nil`
+  /// when its tags hold none. Throws when the file cannot be read.
+  ///
+  /// Playback, `refrain lyrics FILE` and the scan's lyric search all read embedded lyrics
+  /// here, so they agree on what a file holds.
+  public static func document(in file: URL) throws -> LyricsDocument? {
+    let tag = try TagFormats.format(of: file).lyrics(in: file)
+    return document(text: tag.text, synced: tag.synced)
+  }
+
+  /// The document stored lyrics make, in order of preference: `text` when it is LRC with
+  /// timed lines, the `synced` lines, then `text` as plain lyrics; `nil` when none has text.
+  static func document(text: String?, synced: [(ms: Int, text: String)]) -> LyricsDocument? {
     let parsed = text.map(LRCParser.parse)
-    if let parsed, parsed.isSynced, !parsed.lines.isEmpty {
-      return .found(parsed, source: .embedded)
-    }
-    if let document = Self.document(synced: synced) {
-      return .found(document, source: .embedded)
-    }
-    if let parsed, parsed.lines.contains(where: { !$0.text.isEmpty }) {
-      return .found(parsed, source: .embedded)
-    }
-    return .notFound(reasons: ["no lyrics in the file's tags"])
+    if let parsed, parsed.isSynced, !parsed.lines.isEmpty { return parsed }
+    if let document = document(synced: synced) { return document }
+    if let parsed, parsed.lines.contains(where: { !$0.text.isEmpty }) { return parsed }
+    return nil
   }
 
   /// A synced document from SYLT lines, or `nil` when they hold no text.

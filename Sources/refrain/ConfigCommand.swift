@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RefrainConfig
+import RefrainCore
 
 /// `refrain config`: prints the default configuration file, or checks the user's.
 struct ConfigCommand: ParsableCommand {
@@ -33,11 +34,11 @@ struct ConfigCommand: ParsableCommand {
 
   func run() throws {
     if printDefaults {
-      print(RefrainConfiguration.defaultFileText, terminator: "")
+      Console.write(RefrainConfiguration.defaultFileText, to: .standardOutput)
       return
     }
     if path {
-      print(ConfigPaths.configFile(environment: ProcessInfo.processInfo.environment).path)
+      Console.line(ConfigPaths.configFile(environment: ProcessInfo.processInfo.environment).path)
       return
     }
     let result =
@@ -45,19 +46,19 @@ struct ConfigCommand: ParsableCommand {
       ?? RefrainConfiguration.load()
     guard result.fileExists else {
       if file != nil {
-        print("\(result.file.path): no such file")
+        Console.line("\(result.file.path): no such file")
         throw ExitCode(1)
       }
-      print("\(result.file.path): no configuration file; Refrain uses the defaults")
+      Console.line("\(result.file.path): no configuration file; Refrain uses the defaults")
       return
     }
     guard !result.problems.isEmpty else {
-      print("\(result.file.path): OK")
+      Console.line("\(result.file.path): OK")
       return
     }
-    for problem in result.problems { print(problem) }
+    for problem in result.problems { Console.line("\(problem)") }
     let count = result.problems.count
-    print("\(count) problem\(count == 1 ? "" : "s")")
+    Console.line("\(count) problem\(count == 1 ? "" : "s")")
     throw ExitCode(1)
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RefrainCore
 
 /// `refrain ctl`: controls a running Refrain over its socket.
 struct CtlCommand: ParsableCommand {
@@ -57,20 +58,20 @@ struct CtlCommand: ParsableCommand {
     do {
       fd = try UnixSocket.connect(to: path)
     } catch {
-      FileHandle.standardError.write(Data("refrain: \(error); is Refrain running?\n".utf8))
+      Console.error("refrain: \(error); is Refrain running?")
       throw ExitCode(2)
     }
     defer { close(fd) }
     guard UnixSocket.send(request + "\n", to: fd) else {
-      FileHandle.standardError.write(Data("refrain: the player closed the connection\n".utf8))
+      Console.error("refrain: the player closed the connection")
       throw ExitCode(2)
     }
     while let line = UnixSocket.readLine(from: fd) {
       if line.hasPrefix("error: ") {
-        FileHandle.standardError.write(Data("refrain: \(line.dropFirst(7))\n".utf8))
+        Console.error("refrain: \(line.dropFirst(7))")
         throw ExitCode(1)
       }
-      print(line)
+      Console.line(line)
       fflush(nil)
       if !watching { break }
     }

@@ -223,7 +223,7 @@ final class HeadlessRoomMember: SessionFrontEnd {
   }
 
   private func warn(_ message: String) {
-    FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    Console.error("refrain: \(message)")
   }
 }
 

@@ -193,7 +193,7 @@ final class HeadlessSession: SessionFrontEnd {
       failures += 1
       report(message)
     case .player(.warning(let message)):
-      FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+      Console.error("refrain: \(message)")
     case .player(.stream(let track, let news)):
       report(news, of: track)
     case .notice(let text, _):
@@ -266,7 +266,7 @@ final class HeadlessSession: SessionFrontEnd {
   }
 
   private func warn(_ message: String) {
-    FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    Console.error("refrain: \(message)")
   }
 
   private func report(_ message: String) {

@@ -12,11 +12,11 @@ struct KeysCommand: ParsableCommand {
   func run() throws {
     let map = KeyMap.standard
     if markdown {
-      print(map.markdown())
+      Console.line(map.markdown())
     } else {
       for binding in map.bindings {
         let key = binding.key.description.padding(toLength: 10, withPad: " ", startingAt: 0)
-        print(
+        Console.line(
           "\(binding.context.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(key) \(binding.command)  — \(binding.help)"
         )
       }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RefrainCore
+import RefrainJapanese
+import RefrainTags
 
 /// `refrain lyrics`: a lyrics file's timeline, and publishing timed lyrics to LRCLIB.
 struct LyricsCommand: ParsableCommand {
@@ -15,9 +17,11 @@ struct LyricsCommand: ParsableCommand {
 struct LyricsShowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "show",
-    abstract: "Parse a lyrics file (LRC or FLO song JSON) and print its timeline.")
+    abstract:
+      "Parse a lyrics file (LRC or FLO song JSON), or an audio file's embedded lyrics, and "
+      + "print the timeline.")
 
-  @Argument(help: "An .lrc file or a FLO song JSON file.")
+  @Argument(help: "An .lrc file, a FLO song JSON file, or an audio file with embedded lyrics.")
   var file: String
 
   @Flag(help: "Print the parsed document as JSON (times without the offset applied).")
@@ -30,22 +34,28 @@ struct LyricsShowCommand: ParsableCommand {
   var romanize = false
 
   func run() throws {
+    Romanizer.useJapaneseDictionary(MeCabDictionary())
     let document: LyricsDocument
     do {
-      document = try LyricsDocument.load(from: URL(fileURLWithPath: file))
-    } catch {
-      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      switch try LyricsFileReader.read(URL(fileURLWithPath: file)) {
+      case .lyricsFile(let found), .embedded(let found, _):
+        document = found
+      case .noEmbeddedLyrics(let format):
+        Console.error("refrain: no embedded lyrics in \(file) (\(format) audio)")
+        throw ExitCode(1)
+      }
+    } catch let error as LyricsError {
+      Console.error("refrain: \(error)")
       throw ExitCode(1)
     }
     if let at {
       printLine(of: document, at: at)
     } else if json {
-      FileHandle.standardOutput.write(document.jsonData(romanize: romanize))
-      FileHandle.standardOutput.write(Data("\n".utf8))
+      Console.line(String(decoding: document.jsonData(romanize: romanize), as: UTF8.self))
     } else {
       let text = document.timelineText()
-      print(text.isEmpty ? "(no lyrics)" : text)
-      if document.skipped > 0 { print("(\(document.skipped) invalid lines skipped)") }
+      Console.line(text.isEmpty ? "(no lyrics)" : text)
+      if document.skipped > 0 { Console.line("(\(document.skipped) invalid lines skipped)") }
     }
   }
 
@@ -53,9 +63,9 @@ struct LyricsShowCommand: ParsableCommand {
     let timeline = LyricTimeline(document: document)
     guard let index = timeline.index(at: seconds) else {
       if json {
-        print(JSONOutput.line(LineAt(at: seconds)))
+        Console.line(JSONOutput.line(LineAt(at: seconds)))
       } else {
-        print(document.isSynced ? "(before the first line)" : "(plain lyrics: not synced)")
+        Console.line(document.isSynced ? "(before the first line)" : "(plain lyrics: not synced)")
       }
       return
     }
@@ -67,10 +77,10 @@ struct LyricsShowCommand: ParsableCommand {
         found.word = word
         found.wordText = words[word].text
       }
-      print(JSONOutput.line(found))
+      Console.line(JSONOutput.line(found))
     } else {
-      print("\(index): \(line.text)")
-      if let word, let words = line.words { print("word \(word): \(words[word].text)") }
+      Console.line("\(index): \(line.text)")
+      if let word, let words = line.words { Console.line("word \(word): \(words[word].text)") }
     }
   }
 }

@@ -38,10 +38,10 @@ struct LyricsPublishCommand: ParsableCommand {
       fail("\(error)")
     }
     if !yes {
-      FileHandle.standardError.write(Data("Publish \(summary)? [y/N] ".utf8))
+      Console.prompt("Publish \(summary)? [y/N] ")
       let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
       guard answer == "y" || answer == "yes" else {
-        FileHandle.standardError.write(Data("Not published.\n".utf8))
+        Console.error("Not published.")
         return
       }
     }
@@ -49,13 +49,13 @@ struct LyricsPublishCommand: ParsableCommand {
     do {
       try waitFor {
         try await publisher.publish(submission) { tried in
-          FileHandle.standardError.write(Data("publish: proof of work, \(tried) tried\n".utf8))
+          Console.error("publish: proof of work, \(tried) tried")
         }
       }
     } catch {
       fail("\(error)")
     }
-    FileHandle.standardError.write(Data("Published \(summary).\n".utf8))
+    Console.error("Published \(summary).")
   }
 
   /// What would be published for a local track, and a line saying it; throws why not.
@@ -90,7 +90,7 @@ struct LyricsPublishCommand: ParsableCommand {
   }
 
   private func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("refrain lyrics publish: \(message)\n".utf8))
+    Console.error("refrain lyrics publish: \(message)")
     Foundation.exit(1)
   }
 }

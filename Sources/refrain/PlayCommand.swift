@@ -96,8 +96,7 @@ struct PlayCommand: ParsableCommand {
     do {
       store = try LibraryStore.openDefault(environment: environment)
     } catch {
-      FileHandle.standardError.write(
-        Data("refrain: scrobbling is off for this run: the library: \(error)\n".utf8))
+      Console.error("refrain: scrobbling is off for this run: the library: \(error)")
       return nil
     }
     return { session in setup.attach(to: session, store: store, environment: environment) }
@@ -105,7 +104,7 @@ struct PlayCommand: ParsableCommand {
 
   /// Reports an error as one line on stderr, and as an `error` event with `--events`.
   static func fail(_ message: String, events: Bool) {
-    FileHandle.standardError.write(Data("refrain: \(message)\n".utf8))
+    Console.error("refrain: \(message)")
     if events {
       PlayEvent.error(message).write()
     }

@@ -86,7 +86,7 @@ enum PlayEvent: Encodable, Equatable {
 
   /// Writes the event and a newline to stdout at once (unbuffered, for live event streams).
   func write() {
-    FileHandle.standardOutput.write(Data((JSONOutput.line(self) + "\n").utf8))
+    Console.line(JSONOutput.line(self))
   }
 }
 

@@ -48,7 +48,7 @@ struct RadioCommand: ParsableCommand {
       let name = TerminalSanitizer.clean(self.name).trimmingCharacters(in: .whitespaces)
       let added = try RadioCommand.store().radio.saveStation(
         RadioStation(name: name, url: location))
-      print(added ? "added station \(name)" : "station \(name) now plays \(location)")
+      Console.line(added ? "added station \(name)" : "station \(name) now plays \(location)")
     }
   }
 
@@ -62,11 +62,11 @@ struct RadioCommand: ParsableCommand {
     func run() throws {
       let stations = try RadioCommand.store().stations()
       if json {
-        print(JSONOutput.line(stations))
+        Console.line(JSONOutput.line(stations))
         return
       }
-      if stations.isEmpty { print("no stations: add one with `refrain radio add NAME URL`") }
-      for station in stations { print("\(station.name)\t\(station.url)") }
+      if stations.isEmpty { Console.line("no stations: add one with `refrain radio add NAME URL`") }
+      for station in stations { Console.line("\(station.name)\t\(station.url)") }
     }
   }
 
@@ -81,7 +81,7 @@ struct RadioCommand: ParsableCommand {
       guard try RadioCommand.store().radio.removeStation(named: name) else {
         RadioCommand.fail("no station named \(name)")
       }
-      print("removed station \(name)")
+      Console.line("removed station \(name)")
     }
   }
 
@@ -95,7 +95,7 @@ struct RadioCommand: ParsableCommand {
   }
 
   static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("refrain radio: \(message)\n".utf8))
+    Console.error("refrain radio: \(message)")
     Foundation.exit(1)
   }
 }

@@ -17,11 +17,10 @@ struct RoomCommand: ParsableCommand {
     if let found = helperPath() { return found }
     let places = helperPlaces
     // One line, without the usage text a ValidationError adds: nothing was typed wrong.
-    FileHandle.standardError.write(
-      Data(
-        ("refrain: listening rooms need refrain-room beside refrain (looked in "
-          + places.joined(separator: " and ")
-          + "): build it with `make rooms` (about 5 minutes), or `make install`\n").utf8))
+    Console.error(
+      "refrain: listening rooms need refrain-room beside refrain (looked in "
+        + places.joined(separator: " and ")
+        + "): build it with `make rooms` (about 5 minutes), or `make install`")
     throw ExitCode(1)
   }
 

@@ -110,6 +110,6 @@ enum RoomJoinEvent: Encodable {
 
   /// Writes the event and a newline to stdout at once.
   func write() {
-    FileHandle.standardOutput.write(Data((JSONOutput.line(self) + "\n").utf8))
+    Console.line(JSONOutput.line(self))
   }
 }

@@ -103,8 +103,7 @@ struct ScanCommand: ParsableCommand {
       var measuring = ReplayGainScan(store: published)
       measuring.progress = { done, total in
         if live, total > 0 {
-          FileHandle.standardOutput.write(
-            Data("\rmeasuring loudness \(done)/\(total) files\u{1B}[K".utf8))
+          Console.progress("measuring loudness \(done)/\(total) files")
         }
       }
       measuring.problem = { Self.warn("replaygain: \(TerminalSanitizer.clean($0))") }
@@ -133,7 +132,7 @@ struct ScanCommand: ParsableCommand {
           reason: "\(reason)", count: files.count,
           files: files.map { ScanResult.File(path: $0.path, message: $0.message) })
       }
-      print(
+      Console.line(
         JSONOutput.line(
           ScanResult(
             added: summary.added, updated: summary.updated, removed: summary.removed,
@@ -144,12 +143,12 @@ struct ScanCommand: ParsableCommand {
             },
             replaygain: gains)))
     } else {
-      print("scanned " + summary.line)
+      Console.line("scanned " + summary.line)
       for line in summary.skippedReport() + summary.unplayableReport() {
-        print(TerminalSanitizer.clean(line))
+        Console.line(TerminalSanitizer.clean(line))
       }
       if let gains {
-        print(
+        Console.line(
           "replaygain: measured \(gains.measured) files (\(gains.albums) albums), "
             + "\(gains.unchanged) unchanged, \(gains.tagged) tagged, \(gains.failed) failed")
       }
@@ -163,11 +162,11 @@ struct ScanCommand: ParsableCommand {
     if let eta = progress.estimatedRemaining, progress.filesDone < progress.filesTotal {
       line += "  ETA " + clock(eta)
     }
-    FileHandle.standardOutput.write(Data(("\r" + line + "\u{1B}[K").utf8))
+    Console.progress(line)
   }
 
   private static func clearLine() {
-    FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+    Console.endProgress()
   }
 
   /// Seconds as m:ss.
@@ -176,7 +175,7 @@ struct ScanCommand: ParsableCommand {
   }
 
   private static func warn(_ message: String) {
-    FileHandle.standardError.write(Data("refrain scan: \(message)\n".utf8))
+    Console.error("refrain scan: \(message)")
   }
 
   private static func fail(_ message: String) -> Never {

@@ -45,13 +45,13 @@ struct ScrobbleCommand: ParsableCommand {
             pending: queue?.pending ?? 0, sent: queue?.sent ?? 0, lastError: queue?.lastError)
         })
       if json {
-        print(JSONOutput.line(report))
+        Console.line(JSONOutput.line(report))
         return
       }
       for service in report.services {
-        print("\(service.name): \(service.detail)")
-        print("  queued: \(service.pending), sent: \(service.sent)")
-        if let error = service.lastError { print("  last error: \(error)") }
+        Console.line("\(service.name): \(service.detail)")
+        Console.line("  queued: \(service.pending), sent: \(service.sent)")
+        if let error = service.lastError { Console.line("  last error: \(error)") }
       }
     }
   }
@@ -74,22 +74,22 @@ struct ScrobbleCommand: ParsableCommand {
         ScrobbleCommand.fail("cannot open the library: \(error)")
       }
       guard let sender = setup.sender(store: store, environment: environment) else {
-        for state in setup.states { print("\(state.service): \(state.detail)") }
+        for state in setup.states { Console.line("\(state.service): \(state.detail)") }
         ScrobbleCommand.fail("no scrobbling service is on; nothing was sent")
       }
       let reports = try waitFor { await sender.flush() }
       var failed = false
       for report in reports {
         for listen in report.sent {
-          print(
+          Console.line(
             "sent to \(report.service): \(TerminalSanitizer.clean(listen.artist)) – "
               + "\(TerminalSanitizer.clean(listen.title)) (listened at \(listen.listenedAt))")
         }
         if let failure = report.failure {
           failed = true
-          FileHandle.standardError.write(Data("refrain scrobble: \(failure)\n".utf8))
+          Console.error("refrain scrobble: \(failure)")
         } else if report.sent.isEmpty {
-          print("\(report.service): nothing queued")
+          Console.line("\(report.service): nothing queued")
         }
       }
       if failed { throw ExitCode(1) }
@@ -125,14 +125,14 @@ struct ScrobbleCommand: ParsableCommand {
         version: Refrain.version)
       do {
         let token = try waitFor { try await client.requestToken() }
-        print("Open this page, allow Refrain to use your Last.fm account, then press Enter:")
-        print(client.approvalURL(token: token))
+        Console.line("Open this page, allow Refrain to use your Last.fm account, then press Enter:")
+        Console.line(client.approvalURL(token: token))
         fflush(nil)  // every output stream: the URL must show before the wait
         _ = readLine()
         let session = try waitFor { try await client.session(forToken: token) }
         let file = LastFMSessionFile.standard(environment: environment)
         try file.save(session)
-        print(
+        Console.line(
           "logged in to Last.fm as \(TerminalSanitizer.clean(session.name)); the session is in "
             + file.url.path)
       } catch {
@@ -161,7 +161,7 @@ struct ScrobbleCommand: ParsableCommand {
   }
 
   static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("refrain scrobble: \(message)\n".utf8))
+    Console.error("refrain scrobble: \(message)")
     Foundation.exit(1)
   }
 }

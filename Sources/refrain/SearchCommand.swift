@@ -53,22 +53,21 @@ struct SearchCommand: ParsableCommand {
       let limit = limit
       page = try waitFor { try await catalog.search(text, kind: kind, offset: 0, limit: limit) }
     } catch {
-      FileHandle.standardError.write(Data("refrain search: \(error)\n".utf8))
+      Console.error("refrain search: \(error)")
       throw ExitCode(1)
     }
     if provider == .local, page.items.isEmpty, let library = try? LibraryStore.openDefault(),
       (try? LocalCatalogProvider(store: library).trackCount()) == 0
     {
-      FileHandle.standardError.write(
-        Data(
-          "refrain search: your library is empty; index your music with `refrain scan DIR`\n".utf8))
+      Console.error(
+        "refrain search: your library is empty; index your music with `refrain scan DIR`")
     }
     if json {
-      print(JSONOutput.line(page.items.map(SearchResult.init)))
+      Console.line(JSONOutput.line(page.items.map(SearchResult.init)))
     } else if page.items.isEmpty {
-      print("(no results)")
+      Console.line("(no results)")
     } else {
-      for item in page.items { print(Self.textLine(item)) }
+      for item in page.items { Console.line(Self.textLine(item)) }
     }
   }
 

@@ -66,7 +66,7 @@ struct SpotifyCommand: ParsableCommand {
         opened
           ? "Your browser is opening Spotify's login page. If it does not, open this address:"
           : "Open this address in a browser to log in to Spotify:")
-      print(url.absoluteString)
+      Console.line(url.absoluteString)
       fflush(nil)  // every output stream: the address must show before the wait
       let address: String
       if paste {
@@ -156,7 +156,7 @@ struct SpotifyCommand: ParsableCommand {
       } catch {
         SpotifyCommand.fail("\(error)")
       }
-      print(json ? JSONOutput.line(summary) : SpotifyCommand.sentence(summary))
+      Console.line(json ? JSONOutput.line(summary) : SpotifyCommand.sentence(summary))
     }
   }
 
@@ -185,27 +185,27 @@ struct SpotifyCommand: ParsableCommand {
         expiresAt: token.map { Self.iso(Date(timeIntervalSince1970: $0.expiresAt)) },
         lastImport: Self.lastImport(last, lastSummary))
       if json {
-        print(JSONOutput.line(report))
+        Console.line(JSONOutput.line(report))
         return
       }
       if let token {
-        print(
+        Console.line(
           "Logged in to Spotify as \(TerminalSanitizer.clean(token.userName ?? token.userID ?? "?"))"
             + " (\(TerminalSanitizer.clean(token.userID ?? "?"))); the access token expires "
             + "\(report.expiresAt ?? "?") and is renewed when needed.")
       } else {
-        print("Not logged in to Spotify: run `refrain spotify login`.")
+        Console.line("Not logged in to Spotify: run `refrain spotify login`.")
       }
       if let imported = report.lastImport {
         let s = imported.summary
-        print(
+        Console.line(
           "Last import \(imported.at): \(s.playlists) playlists, \(s.albums) albums, \(s.tracks) "
             + "tracks (\(s.matchedLocal) local, "
             + (s.matchedSubsonic > 0 ? "\(s.matchedSubsonic) on your server, " : "")
             + "\(s.matchedPreview) previews, \(s.unmatched) unmatched)."
         )
       } else {
-        print("Nothing imported yet.")
+        Console.line("Nothing imported yet.")
       }
     }
 
@@ -346,7 +346,7 @@ struct SpotifyCommand: ParsableCommand {
 
   /// One line on stderr.
   static func say(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    Console.error(line)
   }
 
   /// Prints `refrain spotify: MESSAGE` on stderr and exits 1.

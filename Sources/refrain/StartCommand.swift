@@ -6,6 +6,7 @@ import RefrainCatalog
 import RefrainConfig
 import RefrainCore
 import RefrainDesktop
+import RefrainJapanese
 import RefrainLRCLIB
 import RefrainSession
 import RefrainTUI
@@ -82,7 +83,7 @@ struct StartCommand: ParsableCommand {
     do {
       try ControlServer.checkFree(socketPath)
     } catch {
-      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      Console.error("refrain: \(error)")
       throw ExitCode(1)
     }
     // A room is checked before the screen is taken: what is missing is said on the terminal.
@@ -101,7 +102,7 @@ struct StartCommand: ParsableCommand {
       catalog = try makeProvider(
         provider ?? config.provider, configuration: config, environment: environment)
     } catch {
-      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      Console.error("refrain: \(error)")
       throw ExitCode(1)
     }
     var notice: String? = loaded.notice
@@ -147,6 +148,7 @@ struct StartCommand: ParsableCommand {
       covers: CoverFetching.covers(mode: config.coverArt, environment: environment),
       log: { Logger(label: "refrain.covers").info("\($0)") })
     dependencies.romanize = config.romanize
+    Romanizer.useJapaneseDictionary(MeCabDictionary())  // opened when a line is first romanized
     let app = App(dependencies)
     // Nothing may write to the terminal while curses owns it.
     let log = ProcessInfo.processInfo.environment["REFRAIN_STDERR_LOG"] ?? "/dev/null"
@@ -213,7 +215,7 @@ struct StartCommand: ParsableCommand {
         path: socketPath, frontEnd: { app.answerOwn($0, reply: $1) },
         status: { app.sessionStatus })
     } catch {
-      FileHandle.standardError.write(Data("refrain: \(error)\n".utf8))
+      Console.error("refrain: \(error)")
       throw ExitCode(1)
     }
     host.startMPRIS(
@@ -232,7 +234,7 @@ struct StartCommand: ParsableCommand {
       if case .notice(let text, isError: true) = event { unsaved.append(text) }
     }
     session.drainInbox()
-    for line in unsaved { FileHandle.standardError.write(Data("refrain: \(line)\n".utf8)) }
+    for line in unsaved { Console.error("refrain: \(line)") }
     session.close()
     // A listen just counted is written before the process ends; sending can wait for the
     // next run (the queue is in the library).

@@ -74,7 +74,7 @@ struct SubsonicCommand: ParsableCommand {
         SubsonicCommand.fail(
           "cannot write \(file.url.path); check that the folder exists and is yours")
       }
-      print(
+      Console.line(
         "Logged in to \(account.hostAndPort) as \(TerminalSanitizer.clean(account.user)) "
           + "(\(account.auth.kind), API \(TerminalSanitizer.clean(account.apiVersion))).")
     }
@@ -98,17 +98,17 @@ struct SubsonicCommand: ParsableCommand {
         apiVersion: account.apiVersion, serverType: account.serverType,
         extensions: account.extensions, auth: account.auth.kind)
       if json {
-        print(JSONOutput.line(report))
+        Console.line(JSONOutput.line(report))
         return
       }
       let clean = TerminalSanitizer.clean
-      print("server: \(report.server)")
-      print("user: \(clean(report.user))")
-      print("api version: \(clean(report.apiVersion))")
-      if let type = report.serverType { print("server type: \(clean(type))") }
+      Console.line("server: \(report.server)")
+      Console.line("user: \(clean(report.user))")
+      Console.line("api version: \(clean(report.apiVersion))")
+      if let type = report.serverType { Console.line("server type: \(clean(type))") }
       let extensions = report.extensions.map(clean).joined(separator: ", ")
-      print("extensions: \(extensions.isEmpty ? "none" : extensions)")
-      print("login: \(report.auth)")
+      Console.line("extensions: \(extensions.isEmpty ? "none" : extensions)")
+      Console.line("login: \(report.auth)")
     }
 
     /// What `status --json` prints; never the token, salt or key.
@@ -138,16 +138,16 @@ struct SubsonicCommand: ParsableCommand {
       let file = SubsonicAccountFile.standard(environment: ProcessInfo.processInfo.environment)
       let account = file.load()
       guard file.remove() else {
-        print("Not logged in to a Subsonic server.")
+        Console.line("Not logged in to a Subsonic server.")
         return
       }
-      print("Logged out\(account.map { " of \($0.hostAndPort)" } ?? "").")
+      Console.line("Logged out\(account.map { " of \($0.hostAndPort)" } ?? "").")
     }
   }
 
   /// Prints `refrain subsonic: MESSAGE` on stderr and exits 1.
   static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("refrain subsonic: \(message)\n".utf8))
+    Console.error("refrain subsonic: \(message)")
     Foundation.exit(1)
   }
 }

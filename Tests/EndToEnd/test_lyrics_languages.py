@@ -39,6 +39,6 @@ def test_json_keeps_every_line_and_romanize_adds_the_romanized_text(refrain_bin,
         "너를 사랑해": "neoreul saranghae",
         "I love you": None,
         "같이 걸어요": "gachi georeoyo",
-        "ラーメンをたべたい": "rāmen'otabetai",
+        "ラーメンをたべたい": "rāmen o tabetai",
         "la la la": None,
     }

@@ -3,18 +3,26 @@ import GRDB
 import RefrainCore
 import RefrainTags
 
-/// The lines of the local tracks' lyrics (their sidecars, or the lyrics cache's copy of
-/// lyrics fetched online for them), searchable by any phrase.
+/// The lines of the local tracks' lyrics (their sidecars, the lyrics in their own tags, or
+/// the lyrics cache's copy of lyrics fetched online for them), searchable by any phrase.
 ///
 /// One FTS5 table with the trigram tokenizer (`local_lyric_grams`), so a phrase is found
 /// inside words and in any script (Korean lyrics have no spaces where English would); each
 /// row's ID is `track_id × 10,000 + line`, so a track's lines are replaced by one range
-/// delete. `local_lyric_sources` remembers which file and which version of it was read, so
-/// a scan reads only the lyrics that changed. Phrases shorter than three characters are
+/// delete. `local_lyric_sources` remembers which source and which version of it was read,
+/// so a scan reads only the lyrics that changed. Phrases shorter than three characters are
 /// matched line by line instead (the trigram index needs three).
+///
+/// A track's lyrics come from the first source that has them, in playback's order: the
+/// sidecar `.lrc`; else its embedded lyrics (``EmbeddedLyricsSource``, every format), then
+/// the lyrics cache. Embedded lyrics are remembered by the audio file's size and mtime, so a
+/// rescan reads a file's tags again only when it changed (or when its cached lyrics did).
 enum LyricSearchIndex {
   /// How a source that is the lyrics cache is named in `local_lyric_sources.path`.
   static let cachePrefix = "cache:"
+  /// How a source that is the track's own tags is named in `local_lyric_sources.path`,
+  /// before the audio file's path (and the cache's key and time, when it has lyrics there).
+  static let embeddedPrefix = "embedded:"
 
   /// The lyrics cache's keys with when each was fetched (seconds).
   private static func cachedKeys(_ db: Database) throws -> [String: Double] {
@@ -28,73 +36,88 @@ enum LyricSearchIndex {
   /// Lines kept per track; a longer file's later lines are not searchable.
   static let linesPerTrack: Int64 = 10_000
 
-  /// Indexes the lyrics of every scanned track whose sidecar is new or changed, and forgets
-  /// those of tracks and files that are gone; returns how many tracks were (re)read.
+  /// Where a track's lyrics are read from.
+  private enum Reading {
+    /// Its sidecar `.lrc`.
+    case sidecar(path: String)
+    /// The audio file's tags; then the lyrics cache under `cached`, when given.
+    case embedded(file: String, cached: LyricsQuery?)
+  }
+
+  /// Indexes the lyrics of every scanned track whose sidecar, audio file or cached lyrics are
+  /// new or changed, and forgets those of tracks that are gone; returns how many tracks were
+  /// (re)read.
   @discardableResult
   static func refresh(_ store: LibraryStore) throws -> Int {
     let cache = LyricsCache(storage: LibraryLyricsCache(store: store))
-    let wanted = try store.read { db -> [(Int64, String, FileStamp?, LyricsQuery?)] in
+    let wanted = try store.read { db -> [(Int64, String, FileStamp, Reading)] in
       let cached = try Self.cachedKeys(db)
       return try Row.fetchAll(
         db,
         sql: """
-          SELECT t.id, t.path, t.title, t.artist, t.album, t.duration, t.lyrics_path,
-            s.path AS indexed_path, s.size, s.mtime
+          SELECT t.id, t.path, t.size AS file_size, t.mtime AS file_mtime, t.title, t.artist,
+            t.album, t.duration, t.lyrics_path, s.path AS indexed_path, s.size, s.mtime
           FROM local_tracks t LEFT JOIN local_lyric_sources s ON s.track_id = t.id
-          WHERE t.lyrics_path IS NOT NULL OR s.track_id IS NOT NULL OR ?
-          """,
-        arguments: [!cached.isEmpty]
-      ).compactMap { row -> (Int64, String, FileStamp?, LyricsQuery?)? in
-        let id: Int64 = row["id"]
-        let indexedPath: String? = row["indexed_path"]
+          """
+      ).compactMap { row -> (Int64, String, FileStamp, Reading)? in
         let source: String
-        let stamp: FileStamp?
-        var query: LyricsQuery?
+        let stamp: FileStamp
+        let reading: Reading
         if let path: String = row["lyrics_path"] {
           source = path
-          stamp = FileStamp.of(path: path)
+          stamp = FileStamp.of(path: path) ?? FileStamp(size: -1, mtime: -1)
+          reading = .sidecar(path: path)
         } else {
-          // Lyrics fetched online for this file, from the lyrics cache.
-          let asked = LyricsQuery(
-            title: row["title"], artist: row["artist"], album: row["album"],
-            duration: row["duration"])
-          let key = LyricsCache.key(for: asked)
-          guard let fetched = cached[key] else {
-            return indexedPath == nil ? nil : (id, "", nil, nil)  // Its lyrics are gone.
+          let file: String = row["path"]
+          var named = Self.embeddedPrefix + file
+          var query: LyricsQuery?
+          if !cached.isEmpty {
+            // Lyrics fetched online for this file, read when its tags hold none.
+            let asked = LyricsQuery(
+              title: row["title"], artist: row["artist"], album: row["album"],
+              duration: row["duration"])
+            let key = LyricsCache.key(for: asked)
+            if let fetched = cached[key] {
+              query = asked
+              named += "\n" + Self.cachePrefix + key + "@" + String(Int64(fetched * 1000))
+            }
           }
-          query = asked
-          source = Self.cachePrefix + key
-          stamp = FileStamp(size: 0, mtime: Int64(fetched * 1000))
+          source = named
+          stamp = FileStamp(size: row["file_size"], mtime: row["file_mtime"])
+          reading = .embedded(file: file, cached: query)
         }
-        if let stamp, indexedPath == source, row["size"] == stamp.size,
-          row["mtime"] == stamp.mtime
-        {
-          return nil
-        }
-        return (id, source, stamp, query)
+        let indexed: String? = row["indexed_path"]
+        let size: Int64? = row["size"]
+        let mtime: Int64? = row["mtime"]
+        if indexed == source, size == stamp.size, mtime == stamp.mtime { return nil }
+        return (row["id"], source, stamp, reading)
       }
     }
-    for (id, source, stamp, query) in wanted {
+    for (id, source, stamp, reading) in wanted {
       var lines: [LyricLine] = []
-      if let query {
-        if case .hit(.lyrics(let document)) = cache.lookup(query) { lines = document.lines }
-      } else if !source.isEmpty, let data = FileManager.default.contents(atPath: source) {
-        lines = LRCParser.parse(data: data).lines
+      switch reading {
+      case .sidecar(let path):
+        if let data = FileManager.default.contents(atPath: path) {
+          lines = LRCParser.parse(data: data).lines
+        }
+      case .embedded(let file, let query):
+        if let found = try? EmbeddedLyricsSource.document(in: URL(fileURLWithPath: file)) {
+          lines = found.lines
+        }
+        if lines.isEmpty, let query, case .hit(.lyrics(let document)) = cache.lookup(query) {
+          lines = document.lines
+        }
       }
       let synced = lines.contains { $0.ms != 0 }
       try store.write { db in
         try replace(track: id, lines: lines, synced: synced, db: db)
-        if source.isEmpty {
-          try db.execute(sql: "DELETE FROM local_lyric_sources WHERE track_id = ?", arguments: [id])
-          return
-        }
         try db.execute(
           sql: """
             INSERT INTO local_lyric_sources (track_id, path, size, mtime) VALUES (?, ?, ?, ?)
             ON CONFLICT (track_id) DO UPDATE SET path = excluded.path, size = excluded.size,
               mtime = excluded.mtime
             """,
-          arguments: [id, source, stamp?.size ?? -1, stamp?.mtime ?? -1])
+          arguments: [id, source, stamp.size, stamp.mtime])
       }
     }
     try store.write { db in
@@ -102,8 +125,7 @@ enum LyricSearchIndex {
         db,
         sql: """
           SELECT s.track_id FROM local_lyric_sources s
-          LEFT JOIN local_tracks t ON t.id = s.track_id
-          WHERE t.id IS NULL OR (t.lyrics_path IS NULL AND s.path NOT LIKE 'cache:%')
+          LEFT JOIN local_tracks t ON t.id = s.track_id WHERE t.id IS NULL
           """)
       for id in gone {
         try remove(track: id, db: db)

@@ -18,10 +18,16 @@ package struct FourCC: Hashable, Sendable, ExpressibleByStringLiteral, CustomStr
     rawValue = value
   }
 
-  /// The type as text: each byte as its Latin-1 character.
+  /// The type as text: each byte as its Latin-1 character, but a byte that is not a printable
+  /// character (a control, DEL) as `\xNN`, so a hostile file's box type names its bytes.
   package var description: String {
     let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: rawValue >> $0) }
-    return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    return bytes.map { byte in
+      guard (0x20...0x7E).contains(byte) || byte >= 0xA0 else {
+        return (byte < 0x10 ? "\\x0" : "\\x") + String(byte, radix: 16)
+      }
+      return String(Unicode.Scalar(byte))
+    }.joined()
   }
 }
 

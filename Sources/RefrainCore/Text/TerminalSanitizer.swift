@@ -2,17 +2,34 @@
 ///
 /// A hostile title must not be able to move the cursor, change colours, set the window
 /// title or write the clipboard (OSC 52). Everything that is not printable text goes:
-/// C0 and C1 controls, DEL, whole ESC/CSI/OSC/DCS sequences, and bidi overrides.
+/// C0 and C1 controls, DEL, whole ESC/CSI/OSC/DCS sequences, and bidi overrides. This is the
+/// one cleaner: the screen's grid, every line a command prints (``Console``) and the room
+/// server's names go through it.
 public enum TerminalSanitizer {
   /// The text with every control character and escape sequence removed.
   ///
   /// Tabs and newlines become single spaces, so one string is always one line.
   public static func clean(_ text: String) -> String {
+    clean(text, keepingLines: false)
+  }
+
+  /// The text with every control character and escape sequence removed, but its newlines
+  /// and tabs kept (CRLF and a lone CR become a newline), so a multi-line text such as a
+  /// lyrics timeline keeps its layout.
+  public static func cleanKeepingLines(_ text: String) -> String {
+    clean(text, keepingLines: true)
+  }
+
+  /// The one cleaning loop; without `keepingLines`, tabs and line breaks become single spaces.
+  private static func clean(_ text: String, keepingLines: Bool) -> String {
     var out = String.UnicodeScalarView()
     var scalars = text.unicodeScalars.makeIterator()
     var pending: Unicode.Scalar? = nil
+    /// Whether the scalar before this one was a CR turned into a newline (CRLF is one break).
+    var previousWasCR = false
     while let scalar = pending ?? scalars.next() {
       pending = nil
+      defer { if scalar.value != 0x0D { previousWasCR = false } }
       switch scalar.value {
       case 0x1B:
         pending = skipEscape(&scalars)
@@ -20,19 +37,33 @@ public enum TerminalSanitizer {
         pending = skipCSI(&scalars)
       case 0x90, 0x9D, 0x9E, 0x9F, 0x98:
         pending = skipString(&scalars)
+      case 0x09 where keepingLines:
+        out.append(scalar)
+      case 0x0A where keepingLines:
+        if !previousWasCR { out.append("\n") }
+      case 0x0D where keepingLines:
+        out.append("\n")
+        previousWasCR = true
       case 0x09, 0x0A, 0x0D:
         if out.last != " " { out.append(" ") }
-      case 0x00...0x1F, 0x7F...0x9F:
-        continue
-      case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
-        continue  // bidi marks, embeddings, overrides and isolates
-      case 0xFFF9...0xFFFB, 0xFEFF:
-        continue  // interlinear annotations and stray byte-order marks
       default:
-        out.append(scalar)
+        if !isControl(scalar) { out.append(scalar) }
       }
     }
     return String(out)
+  }
+
+  /// Whether `scalar` is one that ``clean(_:)`` removes wherever it stands: a C0 or C1
+  /// control, DEL, a bidi mark, embedding, override or isolate (U+200E, U+200F,
+  /// U+202A–U+202E, U+2066–U+2069, U+061C), an interlinear annotation or a byte-order mark.
+  /// ``JSONOutput`` writes these as `\uXXXX`.
+  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
+    case 0xFFF9...0xFFFB, 0xFEFF: return true
+    default: return false
+    }
   }
 
   /// Skips what follows an ESC; returns a scalar read too far, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import RefrainCore
 
 /// Lines from stdin, taken one at a time by whichever connection is current.
 ///
@@ -107,15 +108,12 @@ final class LineWriter: @unchecked Sendable {
 
   func write(line: String) {
     lock.withLock {
-      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+      Console.line(line)
     }
   }
 
   /// Writes `value` as one JSON line, keys sorted.
   func write(_ value: some Encodable) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { return }
-    write(line: String(decoding: data, as: UTF8.self))
+    write(line: JSONOutput.line(value))
   }
 }

@@ -6,12 +6,18 @@ import RefrainTags
 /// extension the local scanner indexes (``audioExtensions``), named by its path relative to
 /// that folder (the first folder that holds a path wins), each with the media type its first
 /// bytes show.
+///
+/// A symlink is shared as the file it points to when that file (every link on the way
+/// resolved) is inside the same library folder; one that leaves the folder, or dangles, is
+/// neither listed nor served.
 public struct SharedLibrary: Sendable {
   /// One shared file.
   public struct Item: Sendable, Equatable {
     public var track: RoomLibraryTrack
-    /// The file's absolute path.
+    /// The file's real path: its symlinks resolved, inside its library folder.
     public var file: String
+    /// The library folder it was found in (a real path).
+    var root: String
     /// Its `Content-Type`, from its first bytes (``mediaType(head:name:)``).
     public var mediaType: String
   }
@@ -34,9 +40,11 @@ public struct SharedLibrary: Sendable {
   public init(folders: [URL], tags: TagLookup) {
     var items: [String: Item] = [:]
     for folder in folders {
-      let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
+      guard let real = realpath(folder.standardizedFileURL.path, nil) else { continue }
+      let root = String(cString: real)
+      free(real)
       for relative in Self.audioFiles(under: root) where items[relative] == nil {
-        let file = root + "/" + relative
+        guard let file = Self.resolved(root + "/" + relative, inside: root) else { continue }
         let found = tags(file)
         let title =
           found.title.map(TerminalSanitizer.clean).flatMap { $0.isEmpty ? nil : $0 }
@@ -51,7 +59,8 @@ public struct SharedLibrary: Sendable {
             $0.isEmpty ? nil : $0
           })
         items[relative] = Item(
-          track: track, file: file, mediaType: Self.mediaType(head: Self.head(of: file), name: file)
+          track: track, file: file, root: root,
+          mediaType: Self.mediaType(head: Self.head(of: file), name: file)
         )
       }
     }
@@ -60,8 +69,31 @@ public struct SharedLibrary: Sendable {
   }
 
   /// The shared file named `path`, or `nil` when there is none (a path that tries to leave
-  /// its folder names nothing).
-  public func item(_ path: String) -> Item? { items[path] }
+  /// its folder names nothing). Its `file` is the real path (symlinks resolved) of a regular
+  /// file, checked again now to be inside its library folder: a link changed to point out of
+  /// the library after the scan names nothing.
+  public func item(_ path: String) -> Item? {
+    guard var item = items[path] else { return nil }
+    guard let file = Self.resolved(item.root + "/" + item.track.path, inside: item.root) else {
+      return nil
+    }
+    item.file = file
+    return item
+  }
+
+  /// The real path of `path` (every symlink on the way resolved) when it is a regular file
+  /// inside the folder `root` (itself a real path); `nil` when it leaves `root`, dangles or
+  /// is not a regular file.
+  static func resolved(_ path: String, inside root: String) -> String? {
+    guard let real = realpath(path, nil) else { return nil }
+    defer { free(real) }
+    let file = String(cString: real)
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    guard file.hasPrefix(prefix) else { return nil }
+    var status = stat()
+    guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    return file
+  }
 
   /// The media type of a file that starts with `head`: told by its bytes as the player tells
   /// its decoder, so a FLAC named `.mp3` is served as FLAC; by the extension of `name` when
