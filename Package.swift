@@ -47,6 +47,8 @@ let package = Package(
       name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
     .systemLibrary(
       name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
+    // libsoxr: a queue whose tracks change rate plays on at the first one's (Resampler).
+    .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
     // EBU R128 loudness for `refrain scan --replaygain`.
     .systemLibrary(
       name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
@@ -84,7 +86,7 @@ let package = Package(
       name: "RefrainAudio",
       dependencies: [
         "RefrainCore", "RefrainTags", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC",
-        "CVorbisFile", "COpusFile", "CFAAD", "CEBUR128",
+        "CVorbisFile", "COpusFile", "CFAAD", "CEBUR128", "CSoxr",
       ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,

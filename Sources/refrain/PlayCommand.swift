@@ -54,6 +54,9 @@ struct PlayCommand: ParsableCommand {
     guard (0...100).contains(volume) else { throw ValidationError("--volume takes 0 to 100") }
     guard start >= 0 else { throw ValidationError("--start takes a position of 0 or more") }
     if let duration, duration <= 0 { throw ValidationError("--duration takes a positive length") }
+    if events, output == .wav("-") {
+      throw ValidationError("--events and --output wav:- would both write to standard output")
+    }
   }
 
   func run() throws {
