@@ -123,7 +123,9 @@ def test_a_character_device_stays_a_character_device(refrain, tone):
 
 
 def test_a_regular_file_is_replaced_whole(refrain, tone, tmp_path):
-    out = tmp_path / "out.wav"
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "out.wav"
     out.write_bytes(b"x" * 1_000_000)   # longer than the WAV: nothing of it may remain
     out.chmod(0o640)
     run = refrain.play(tone, "--output", f"wav:{out}", timeout=20)
@@ -131,7 +133,7 @@ def test_a_regular_file_is_replaced_whole(refrain, tone, tmp_path):
     data = out.read_bytes()
     assert len(data) == 44 + 2 * 44100 * 4 and header(data)["size"] == len(data) - 44
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o640, "the file's mode was kept"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.wav"], "a temporary file was left behind"
+    assert [p.name for p in folder.iterdir()] == ["out.wav"], "a temporary file was left behind"
 
 
 def test_a_directory_is_refused_in_one_line(refrain, tone, tmp_path):
