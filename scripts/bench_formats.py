@@ -1177,7 +1177,8 @@ def sections(R: dict | None, cmdline) -> list[str]:
                      if worst == 0 else f"**Silent samples at a rate change: up to {worst}**")
                     + f"; the largest phase slip is {max(abs(r['slip_samples']) for r in every):.1f} samples and "
                     f"the largest departure from the tone at the join {max(_rate_click(r) for r in every):.1f} dB "
-                    "(a gap or a step would be near 0 dB). Before the resampler (6be9308 and 748374d, 2026-11-28) "
+                    "(a gap or a step would be near 0 dB), the size of the lossy codecs' own edges in the rows above "
+                    "(Opus → Opus, MP3 → FLAC). Before the resampler (6be9308 and 748374d, 2026-11-28) "
                     "the output stream was reopened at the new rate: 2490 silent samples (56.5 ms) at FLAC "
                     "44.1 kHz → Opus 48 kHz, and 1–2 s of silence between an Opus and an MP3 track measured "
                     "by hand.")
