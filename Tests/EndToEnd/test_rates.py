@@ -10,6 +10,7 @@ later track is resampled to the rate the stream is open at.
 from __future__ import annotations
 
 import shutil
+import time
 import subprocess
 
 import numpy as np
@@ -138,3 +139,39 @@ def test_a_rate_change_joins_without_a_silent_sample(refrain, recorder, tmp_path
     assert join <= max(3 * steady, 0.02), f"a click at the join ({join:.4f}, steady {steady:.4f})"
     assert aa.dominant_frequency(rec.audio.window(start + HALF + 0.3, HALF - 0.6), rec.audio.rate) == \
         pytest.approx(440, abs=3), "the second track is not at its pitch"
+
+
+def sink_input_rates(env: dict) -> list[int]:
+    """The sample rates of the streams playing into the test server now."""
+    out = subprocess.run(["pactl", "list", "sink-inputs"], env=env, capture_output=True, text=True,
+                         timeout=10).stdout
+    return [int(line.rsplit(" ", 1)[1].rstrip("Hz")) for line in out.splitlines()
+            if "Sample Specification:" in line]
+
+
+def test_the_stream_goes_back_to_a_tracks_own_rate_only_at_a_pause(refrain, tmp_path):
+    """Resampled to join, the 44.1 kHz track plays on the 48 kHz stream; a pause and a resume
+    reopen the stream at the track's own rate, where the listener hears a break anyway."""
+    first = tmp_path / "01.opus"
+    second = tmp_path / "02.flac"
+    subprocess.run(ENCODE["opus"](str(sine(tmp_path / "a.wav", 1.0, 48000)), str(first)), check=True)
+    subprocess.run(ENCODE["flac"](str(sine(tmp_path / "b.wav", 8.0, 44100)), str(second)), check=True)
+    run = refrain.start(first, second, "--output", "pulse", "--events")
+    try:
+        first_start = run.wait_for(lambda e: e.kind == "start", 15, "the first track's start")
+        second_start = run.wait_for(lambda e: e.kind == "start" and e is not first_start, 15,
+                                    "the second track's start")
+        run.wait_for(lambda e: e.kind == "position" and e.arrival > second_start.arrival + 0.5, 5,
+                     "the second track playing")
+        assert sink_input_rates(refrain.env) == [48000], "the join reopened the stream"
+        run.send("pause")
+        time.sleep(0.5)
+        run.send("play")
+        deadline = time.monotonic() + 5
+        while sink_input_rates(refrain.env) != [44100] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sink_input_rates(refrain.env) == [44100], "the resume did not reopen at 44.1 kHz"
+        run.send("stop")
+    finally:
+        run.finish(15)
+    assert run.returncode == 0, run.stderr
