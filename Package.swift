@@ -50,6 +50,8 @@ let package = Package(
     // MeCab (Japanese words and readings, with the mecab-ipadic-utf8 dictionary) for
     // romanized Japanese lyrics; MeCab ships no pkg-config file.
     .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev", "mecab-ipadic-utf8"])]),
+    // libsoxr: a queue whose tracks change rate plays on at the first one's (Resampler).
+    .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
     // EBU R128 loudness for `refrain scan --replaygain`.
     .systemLibrary(
       name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
@@ -87,7 +89,7 @@ let package = Package(
       name: "RefrainAudio",
       dependencies: [
         "RefrainCore", "RefrainTags", "CMPG123", "CPulse", "CAudioShims", "CCurlLoader", "CFLAC",
-        "CVorbisFile", "COpusFile", "CFAAD", "CEBUR128",
+        "CVorbisFile", "COpusFile", "CFAAD", "CEBUR128", "CSoxr",
       ]
     ),
     // The HTTP layer every online service shares: Endpoint, the client, the transport,

@@ -11,8 +11,10 @@ a. CPU and peak RSS to play 30 s through PulseAudio: `refrain play FILE --output
 b. A scan of a mixed 10,000-file library (FLAC, Opus, Vorbis, M4A, MP3; 2,000 each), fresh
    and with nothing changed, against cmus's `add -l` (the method of bench_library.py).
 c. The gap heard at each boundary of a 220 Hz tone split into two files: silent samples,
-   the phase slip and the largest departure from the tone at the join; also FLAC 44.1 kHz
-   → Opus 48 kHz (the output stream changes rate) and joins between formats.
+   the phase slip and the largest departure from the tone at the join; also joins between
+   formats and across rates (FLAC 44.1 kHz → Opus 48 kHz, Opus 48 kHz → MP3 and FLAC at
+   44.1 kHz: the later track is resampled to the open stream's rate), those again several
+   times on a quiet machine and under `stress-ng --cpu 2`.
 d. `line` events (sidecar .lrc) against the tone change heard, per format.
 e. Seeks on `--events` stdin: where the audio heard lands against where it was asked.
 
@@ -44,7 +46,7 @@ import audio_analysis as aa  # noqa: E402
 import bench_audio as ba  # noqa: E402
 import bench_library as blib  # noqa: E402
 import bench_tui as bt  # noqa: E402
-from harness import Recorder  # noqa: E402
+from harness import CPULoad, Recorder  # noqa: E402
 
 FREQS = [300 + 50 * k for k in range(30)]
 KINDS = ["flac16", "flac24", "ogg", "opus", "m4a", "wav", "mp3"]
@@ -468,13 +470,24 @@ def analyse_join(audio: aa.Audio, approx: float) -> dict:
             "join_dev_at_s": (b - g + worst) / rate}
 
 
+def rate_pairs(media: Path) -> list[tuple[str, Path, Path]]:
+    """The joins across a rate change, made on first use from the exact 2.5 s cut (so the
+    media folder of an earlier run gains them without being made again)."""
+    g = media / "gap"
+    for kind, wav, out in (("opus", "ea48000.wav", "x-opus48-a.opus"), ("mp3", "eb44100.wav", "x-mp3-b.mp3")):
+        if not (g / out).exists():
+            _encode(kind, g / wav, g / out)
+    return [("FLAC 44.1 kHz → Opus 48 kHz", g / "x-flac-a.flac", g / "x-opus48-b.opus"),
+            ("Opus 48 kHz → MP3 44.1 kHz", g / "x-opus48-a.opus", g / "x-mp3-b.mp3"),
+            ("Opus 48 kHz → FLAC 44.1 kHz", g / "x-opus48-a.opus", g / "x-flac-b.flac")]
+
+
 def gap_pairs(media: Path) -> list[tuple[str, Path, Path]]:
     g = media / "gap"
     pairs = [(LABEL[k] + " → " + LABEL[k], g / f"{k}-a.{EXT[k]}", g / f"{k}-b.{EXT[k]}") for k in KINDS]
     pairs += [("MP3 → FLAC", g / "x-mp3-a.mp3", g / "x-flac-b.flac"),
-              ("Ogg Vorbis → AAC in M4A", g / "x-ogg-a.ogg", g / "x-m4a-b.m4a"),
-              ("FLAC 44.1 kHz → Opus 48 kHz", g / "x-flac-a.flac", g / "x-opus48-b.opus")]
-    return pairs
+              ("Ogg Vorbis → AAC in M4A", g / "x-ogg-a.ogg", g / "x-m4a-b.m4a")]
+    return pairs + rate_pairs(media)
 
 
 REF_DECODE = {"flac": ["flac", "-d", "-s", "-f", "-o", "{out}", "{in}"],
@@ -511,32 +524,60 @@ def reference_join(a: Path, b: Path, work: Path) -> dict:
     return r
 
 
+def heard_join(ctx: dict, B, label: str, a: Path, b: Path) -> dict:
+    """Plays A then B through PulseAudio, records the monitor, and measures the join."""
+    rec = Recorder(ctx["sink"], ctx["tmp"] / "formats" / "gap.wav")
+    rec.start()
+    run = ctx["refrain"].start(a, b, "--output", "pulse", "--events")
+    try:
+        run.proc.wait(20)
+    except subprocess.TimeoutExpired:
+        pass
+    B.end_run(run)
+    recording = rec.stop(tail=0.3)
+    starts = run.of("start")
+    row = {"pair": label, "a": a.name, "b": b.name, "cmd": run.argv, "starts": len(starts)}
+    s0 = aa.sound_start(recording.audio)
+    if s0 is None:
+        row["error"] = "nothing heard"
+    else:
+        # The first half lasts 2.5 s (+37 samples at 44.1 kHz) of tone.
+        first = GAP_SPLIT + (0 if a.name.startswith("x-") else 37 / 44100)
+        row.update(analyse_join(recording.audio, s0 + first))
+        end = aa.sound_end(recording.audio, after=s0)
+        row["heard_s"] = None if end is None else end - s0
+        row["dropouts_elsewhere"] = [
+            (t, l) for t, l in aa.dropouts(recording.audio, s0 + 0.05, s0 + 5.9)
+            if abs(t - (s0 + first)) > 0.3]
+    return row
+
+
+def bench_rate_joins(ctx: dict, B, media: Path, log, reps: int) -> dict:
+    """Each join across a rate change `reps` times on the machine as it is, then as many
+    times under `stress-ng --cpu 2` (both cores kept busy)."""
+    R: dict = {"reps": reps, "quiet": [], "stressed": [], "load_quiet": B._loadavg()}
+    for label, a, b in rate_pairs(media) * reps:
+        R["quiet"].append(heard_join(ctx, B, label, a, b))
+    try:
+        with CPULoad(2, timeout=600) as load:
+            R["load_stressed"] = B._loadavg()
+            for label, a, b in rate_pairs(media) * reps:
+                R["stressed"].append(heard_join(ctx, B, label, a, b))
+            R["held"] = load.running
+    except RuntimeError as error:   # no stress-ng, or it would not start
+        R["skipped"] = str(error)
+    for kind in ("quiet", "stressed"):
+        silent = [r.get("silent_samples") for r in R[kind]]
+        log(f"formats rate joins ({kind}): silent samples {silent}")
+    return R
+
+
 def bench_gaps(ctx: dict, B, media: Path, log) -> dict:
     rows = []
     work = ctx["tmp"] / "formats" / "refjoin"
     work.mkdir(parents=True, exist_ok=True)
     for label, a, b in gap_pairs(media):
-        rec = Recorder(ctx["sink"], ctx["tmp"] / "formats" / "gap.wav")
-        rec.start()
-        run = ctx["refrain"].start(a, b, "--output", "pulse", "--events")
-        try:
-            run.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            pass
-        B.end_run(run)
-        recording = rec.stop(tail=0.3)
-        starts = run.of("start")
-        row = {"pair": label, "a": a.name, "b": b.name, "cmd": run.argv, "starts": len(starts)}
-        s0 = aa.sound_start(recording.audio)
-        if s0 is None:
-            row["error"] = "nothing heard"
-        else:
-            # The first half lasts 2.5 s (+37 samples at 44.1 kHz) of tone.
-            first = GAP_SPLIT + (0 if a.name.startswith("x-") else 37 / 44100)
-            row.update(analyse_join(recording.audio, s0 + first))
-            row["dropouts_elsewhere"] = [
-                (t, l) for t, l in aa.dropouts(recording.audio, s0 + 0.05, s0 + 5.9)
-                if abs(t - (s0 + first)) > 0.3]
+        row = heard_join(ctx, B, label, a, b)
         try:
             row["reference"] = reference_join(a, b, work)
         except (subprocess.SubprocessError, OSError, ValueError) as e:
@@ -809,6 +850,7 @@ def run(ctx: dict, B, quick: bool, log, parts: str = "abcdef", library_files: in
             R["scan"] = bench_scan(ctx, 2000 if quick else library_files, 1 if quick else 3, log)
         if "c" in parts and ctx.get("pulse_ok"):
             R["gaps"] = bench_gaps(ctx, B, media, log)
+            R["rate_joins"] = bench_rate_joins(ctx, B, media, log, reps=2 if quick else 3)
         if "d" in parts and ctx.get("pulse_ok"):
             R["lines"] = bench_lines(ctx, B, media, log)
         if "e" in parts and ctx.get("pulse_ok"):
@@ -824,6 +866,11 @@ def run(ctx: dict, B, quick: bool, log, parts: str = "abcdef", library_files: in
 
 
 # ---------------------------------------------------------------- docs/benchmarks.md
+
+def _rate_click(row: dict) -> float:
+    """The largest departure from the tone at a join, in dB of it (-inf when not measured)."""
+    return row.get("join_dev_db", float("-inf"))
+
 
 def _f(x, d=1, unit=""):
     return "n/a" if x is None else f"{x:.{d}f}{unit}"
@@ -889,14 +936,17 @@ def summary_rows(R: dict | None, within) -> list[str]:
         worst = max((r.get("silent_samples") or 0) for r in same) if same else None
         L.append(f"| 19c | silent samples heard at the join of two files of one format, worst of {len(same)} | "
                  f"{worst} | — | 0 | {within(worst, 0)} |")
-        rc = next((r for r in gp["rows"] if "48 kHz" in r["pair"]), None)
-        if rc and "silent_samples" in rc:
-            e = rc.get("edges") or {}
-            click = e and max(e.get("into") or 0, e.get("out_of") or 0) > 0.2
-            L.append(f"| 19c | FLAC 44.1 kHz → Opus 48 kHz: gap heard | {rc['silent_samples']} samples "
-                     f"({rc['silent_samples'] / 44.1:.1f} ms)" + (", the tone cut hard (a click)" if click else "")
-                     + " | — | one short gap, no click | "
-                     + ("**a click**" if click else "no click") + " |")
+    rj = R.get("rate_joins")
+    if rj:
+        for kind, name in (("quiet", "quiet machine"), ("stressed", "under `stress-ng --cpu 2`")):
+            rows = [r for r in rj.get(kind, []) if "silent_samples" in r]
+            if not rows:
+                continue
+            worst = max(r["silent_samples"] for r in rows)
+            click = max(_rate_click(r) for r in rows)
+            L.append(f"| 19c | silent samples at a join across a rate change ({name}), worst of {len(rows)} | "
+                     f"{worst}; largest departure at the join {click:.1f} dB of the tone | — | 0, no click | "
+                     f"{within(worst, 0)} |")
     ln = R.get("lines")
     if ln:
         meds = {k: _median([abs(x) for x in v["errors_pa_ms"]]) for k, v in ln.items() if v.get("errors_pa_ms")}
@@ -1060,9 +1110,9 @@ def sections(R: dict | None, cmdline) -> list[str]:
             "60–250 ms before it (the codec's own noise), in dB of the tone. *Reference decode* is the same "
             "join measured on the two files decoded by the reference CLIs and put end to end without a player "
             "(`flac -d`, `oggdec`, `opusdec`, `faad`, `mpg123 -w`): the codec's own edge at the cut. "
-            "The last three rows join formats, the last also rates: FLAC at 44.1 kHz, then Opus made from a "
-            "48 kHz copy of the tone (both cut at exactly 2.5 s, where the sine crosses zero), so the output "
-            "stream must change rate.")
+            "The rows after the same-format joins join formats, the last three also rates: FLAC or MP3 at "
+            "44.1 kHz and Opus made from a 48 kHz copy of the tone (all cut at exactly 2.5 s, where the sine "
+            "crosses zero), so the second track is resampled to the rate the output stream is open at.")
         add("")
         add("| join | silent samples | slip | join | baseline | reference decode: join | ref. first half |")
         add("| --- | --- | --- | --- | --- | --- | --- |")
@@ -1097,18 +1147,42 @@ def sections(R: dict | None, cmdline) -> list[str]:
                 "does not apply the M4A edit list (its first half is longer than 2.5 s), which is why its "
                 "reference join is a hard step.")
             add("")
-        rc = next((r for r in gp["rows"] if "48 kHz" in r["pair"] and "error" not in r), None)
-        if rc:
-            e = rc.get("edges") or {}
-            add(f"Across the rate change Refrain leaves {rc['silent_samples']} silent samples "
-                f"({rc['silent_samples'] / 44.1:.1f} ms at 44.1 kHz) while the output stream is replaced"
-                + (f": the tone goes into the gap at {e.get('into', 0):.2f} of its amplitude (the cut is at a "
-                   f"zero crossing) and comes out of it at {e.get('out_of') or 0:.2f} (RMS over the first 5 ms "
-                   f"{e.get('rms_5ms_after', 0):.2f} of the tone's): "
-                   + ("the sound restarts with a step, which is heard as a click (goal: no click, **missed**)."
-                      if (e.get("out_of") or 0) > 0.2 or (e.get("into") or 0) > 0.2 else
-                      "no step into or out of the gap (no click).") if e else "."))
-        add("")
+        rj = R.get("rate_joins")
+        if rj:
+            add(f"**Across a rate change**, each of the three rate-changing joins played {rj['reps']} times on "
+                f"the machine as it was (load average {rj.get('load_quiet', '?')} before), then as many times "
+                f"while `stress-ng --cpu 2` kept both cores busy (load average {rj.get('load_stressed', '?')} "
+                "as it began" + (f"; skipped: {rj['skipped']}" if rj.get("skipped") else "") + "). "
+                "*Silent samples* and *join* as above; *heard* is the length from the first sound to the last "
+                "(6 s of tone when nothing is lost).")
+            add("")
+            add("| join | machine | silent samples (each run) | slip (samples) | join, worst | baseline | heard |")
+            add("| --- | --- | --- | --- | --- | --- | --- |")
+            for kind, name in (("quiet", "quiet"), ("stressed", "stress-ng --cpu 2")):
+                for label in dict.fromkeys(r["pair"] for r in rj.get(kind, [])):
+                    rows = [r for r in rj[kind] if r["pair"] == label and "silent_samples" in r]
+                    if not rows:
+                        add(f"| {label} | {name} | not measured | | | | |")
+                        continue
+                    slips = ", ".join(f"{r['slip_samples']:+.1f}" for r in rows)
+                    add(f"| {label} | {name} | {', '.join(str(r['silent_samples']) for r in rows)} | {slips} | "
+                        f"{max(_rate_click(r) for r in rows):.1f} dB | "
+                        f"{max(r['baseline_dev_db'] for r in rows):.1f} dB | "
+                        f"{', '.join(_f(r.get('heard_s'), 3, ' s') for r in rows)} |")
+            add("")
+            every = [r for k in ("quiet", "stressed") for r in rj.get(k, []) if "silent_samples" in r]
+            if every:
+                worst = max(r["silent_samples"] for r in every)
+                add((f"No silent sample at any of the {len(every)} joins across a rate change"
+                     if worst == 0 else f"**Silent samples at a rate change: up to {worst}**")
+                    + f"; the largest phase slip is {max(abs(r['slip_samples']) for r in every):.1f} samples and "
+                    f"the largest departure from the tone at the join {max(_rate_click(r) for r in every):.1f} dB "
+                    "(a gap or a step would be near 0 dB), the size of the lossy codecs' own edges in the rows above "
+                    "(Opus → Opus, MP3 → FLAC). Before the resampler (6be9308 and 748374d, 2026-11-28) "
+                    "the output stream was reopened at the new rate: 2490 silent samples (56.5 ms) at FLAC "
+                    "44.1 kHz → Opus 48 kHz, and 1–2 s of silence between an Opus and an MP3 track measured "
+                    "by hand.")
+                add("")
     ln = R.get("lines")
     if ln:
         add("### 19d. Lyric `line` events against the tone change heard")

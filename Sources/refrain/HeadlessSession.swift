@@ -6,7 +6,7 @@ import RefrainSession
 
 /// Runs `refrain play`: a front end of one ``Session`` on a ``SessionHost``, which adds stdin
 /// to the host's loop and one timer set to the next moment something is due (a position
-/// event, a lyric line, the `--duration` limit).
+/// event, a lyric line). The engine ends each track at the `--duration` limit, to the frame.
 ///
 /// Commands on stdin are the language of `refrain ctl` and the `:` prompt (``CommandParser``);
 /// `resume` and `line N` are kept as aliases of `play` and `lyrics line N`.
@@ -35,7 +35,6 @@ final class HeadlessSession: SessionFrontEnd {
   private let engine: PlayerEngine
   private let session: Session
   private var failures = 0
-  private var trackStart = 0.0
   private var nextPositionEvent = 0.0
   private var lyricsProblem: String?
   private let input: HeadlessInput
@@ -59,7 +58,8 @@ final class HeadlessSession: SessionFrontEnd {
     let tracks = tracks.map(TrackDescription.fromTags)
     self.tracks = tracks
     self.options = options
-    engine = PlayerEngine(output: output, replayGain: options.replayGain)
+    engine = PlayerEngine(
+      output: output, replayGain: options.replayGain, playLimit: options.duration)
     // --lyrics answers for the first track; the usual sources for the others.
     var explicit: LyricsDocument?
     if let path = options.lyricsPath {
@@ -138,7 +138,7 @@ final class HeadlessSession: SessionFrontEnd {
 
   func end() {}
 
-  /// Seconds until a position event, a lyric line or the `--duration` limit is due.
+  /// Seconds until a position event or a lyric line is due.
   func nextWake() -> Double? {
     guard playback.state == .playing else {
       // Paused or stopped, only stdin, ctl or MPRIS can move it on: sleep until they speak.
@@ -147,9 +147,6 @@ final class HeadlessSession: SessionFrontEnd {
     }
     var wait = max(0, nextPositionEvent - MonotonicClock.now)
     if let change = session.nextLyricChange, let delay = engine.delay(untilPosition: change) {
-      wait = min(wait, delay)
-    }
-    if let limit = options.duration, let delay = engine.delay(untilPosition: trackStart + limit) {
       wait = min(wait, delay)
     }
     return wait
@@ -165,13 +162,6 @@ final class HeadlessSession: SessionFrontEnd {
       emit(.position(position))
       nextPositionEvent = MonotonicClock.now + Self.positionInterval
     }
-    if let limit = options.duration, position >= trackStart + limit {
-      endTrack(.finished)
-      if case .failed = session.execute(.next) {
-        _ = session.execute(.stop)
-        done = true
-      }
-    }
   }
 
   // MARK: - Session events
@@ -179,7 +169,6 @@ final class HeadlessSession: SessionFrontEnd {
   private func report(_ event: SessionEvent) {
     switch event {
     case .player(.started(let track, let duration)):
-      trackStart = track == tracks.first && trackStart == 0 ? options.start : 0
       nextPositionEvent = 0
       if let end = ends.started() { emit(end) }
       emit(.start(file: track.displayName, duration: duration))

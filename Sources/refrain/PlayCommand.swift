@@ -27,13 +27,14 @@ struct PlayCommand: ParsableCommand {
   @Argument(help: "Audio files, http(s) URLs, or radio playlists (.pls, .m3u, .m3u8).")
   var items: [String]
 
-  @Option(help: "Audio output: pulse, null (a silent real-time clock) or wav:PATH.")
+  @Option(
+    help: "Audio output: pulse, null (a silent real-time clock) or wav:PATH (wav:- for stdout).")
   var output: PlayOutput = .pulse
 
   @Option(help: "Start the first track at this many seconds.")
   var start: Double = 0
 
-  @Option(help: "Play at most this many seconds of each track.")
+  @Option(help: "Play at most this many seconds of each track (to the frame).")
   var duration: Double?
 
   @Option(help: "Volume in percent, 0 to 100.")
@@ -55,6 +56,9 @@ struct PlayCommand: ParsableCommand {
     guard (0...100).contains(volume) else { throw ValidationError("--volume takes 0 to 100") }
     guard start >= 0 else { throw ValidationError("--start takes a position of 0 or more") }
     if let duration, duration <= 0 { throw ValidationError("--duration takes a positive length") }
+    if events, output == .wav("-") {
+      throw ValidationError("--events and --output wav:- would both write to standard output")
+    }
   }
 
   func run() throws {

@@ -13,10 +13,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-# The shared libraries of the player's audio side: the sound server, every decoder and the
-# loudness meter of `refrain scan --replaygain`.
+# The shared libraries of the player's audio side: the sound server, every decoder, the
+# resampler and the loudness meter of `refrain scan --replaygain`.
 FORBIDDEN_LIBRARIES = ("libpulse", "libmpg123", "libFLAC", "libvorbisfile", "libopusfile", "libfaad",
-                       "libebur128")
+                       "libebur128", "libsoxr")
 # Their function prefixes: linked statically or not, none may be referenced.
 FORBIDDEN_SYMBOLS = ("mpg123_", "pa_", "FLAC__")
 

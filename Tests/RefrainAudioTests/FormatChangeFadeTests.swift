@@ -19,7 +19,7 @@ final class FormatChangeFadeTests: XCTestCase {
   func testAFadeInRisesFromSilenceOverFiveMillisecondsAndLeavesTheRestAlone() {
     let format = PCMFormat(sampleRate: 48_000, channels: 2)
     var bytes = constant(20_000, frames: 1_000)
-    PlayerEngine.fade(&bytes, format: format, fadingIn: true)
+    EdgeFade.apply(&bytes, format: format, fadingIn: true)
     let left = stride(from: 0, to: 2_000, by: 2).map { samples(bytes)[$0] }
     XCTAssertEqual(left[0], 0)
     // 5 ms at 48 kHz: 240 frames, rising and never falling, the same on both channels.
@@ -35,7 +35,7 @@ final class FormatChangeFadeTests: XCTestCase {
   func testAFadeOutEndsInSilence() {
     let format = PCMFormat(sampleRate: 44_100, channels: 2)
     var bytes = constant(-20_000, frames: 220)
-    PlayerEngine.fade(&bytes, format: format, fadingIn: false)
+    EdgeFade.apply(&bytes, format: format, fadingIn: false)
     let values = samples(bytes)
     XCTAssertEqual(Double(values[0]), -20_000, accuracy: 2)
     XCTAssertEqual(Double(values[values.count - 1]), 0, accuracy: 2)

@@ -13,6 +13,8 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
   private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
   private var pending = PendingPCM()
   private var bitsPerSample = 16
+  /// Why the stream info is impossible, when it is (read in libFLAC's metadata callback).
+  private var impossible: AudioError?
   private var decodedFrames: Int64 = 0
   private var totalFrames: Int64 = 0
   /// Why the last write or decode failed, from libFLAC's error callback.
@@ -110,8 +112,8 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
         else { return }
         let info = metadata.pointee.data.stream_info
         Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().streamInfo(
-          rate: Int(info.sample_rate), channels: Int(info.channels),
-          bits: Int(info.bits_per_sample), frames: Int64(info.total_samples))
+          rate: info.sample_rate, channels: info.channels, bits: info.bits_per_sample,
+          frames: info.total_samples)
       },
       { _, status, client in
         guard let client else { return }
@@ -122,9 +124,9 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
       throw AudioError.notPlayable(
         name: name, format: "FLAC", detail: "libFLAC refused it (init status \(status.rawValue))")
     }
-    guard FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, totalFrames >= 0,
-      format.channels > 0
-    else {
+    let metadataRead = FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0
+    if let impossible { throw impossible }
+    guard metadataRead, totalFrames >= 0, format.channels > 0 else {
       if let failure = cursor?.failure { throw failure }
       throw AudioError.notPlayable(
         name: name, format: "FLAC", detail: streamError ?? "no stream info")
@@ -209,10 +211,16 @@ public final class FLACDecoder: AudioDecoder, AudioDecoderFormat {
     }
   }
 
-  private func streamInfo(rate: Int, channels: Int, bits: Int, frames: Int64) {
-    format = PCMFormat(sampleRate: max(1, rate), channels: channels)
-    bitsPerSample = bits
-    totalFrames = frames
+  /// Takes the STREAMINFO block, or keeps why it is impossible for ``init`` to throw.
+  private func streamInfo(rate: UInt32, channels: UInt32, bits: UInt32, frames: UInt64) {
+    do {
+      format = try StreamLimits.format(
+        sampleRate: rate, channels: channels, bits: bits, name: name, formatName: "FLAC")
+      bitsPerSample = Int(bits)
+      totalFrames = Int64(clamping: frames)
+    } catch {
+      impossible = error as? AudioError
+    }
   }
 
   /// Interleaves one decoded block into the pending PCM.

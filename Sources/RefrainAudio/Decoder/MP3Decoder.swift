@@ -211,7 +211,8 @@ public final class MP3Decoder: AudioDecoder {
         throw AudioError.transport(url: name, detail: "stopped while buffering")
       }
     }
-    format = PCMFormat(sampleRate: rate, channels: Int(channels))
+    format = try StreamLimits.format(
+      sampleRate: rate, channels: channels, name: name, formatName: Self.formatName)
     let length = refrain_mpg123_length(handle)
     // A live stream has no length, whatever the first file it carries says.
     duration = length > 0 && download?.isLive != true ? Double(length) / Double(rate) : nil

@@ -69,7 +69,15 @@ public final class VorbisDecoder: AudioDecoder {
       file.deallocate()
       throw AudioError.notPlayable(name: name, format: "Ogg Vorbis", detail: "no stream info")
     }
-    format = PCMFormat(sampleRate: Int(info.pointee.rate), channels: Int(info.pointee.channels))
+    do {
+      format = try StreamLimits.format(
+        sampleRate: info.pointee.rate, channels: info.pointee.channels, name: name,
+        formatName: "Ogg Vorbis")
+    } catch {
+      ov_clear(file)
+      file.deallocate()
+      throw error
+    }
     let total = ov_pcm_total(file, -1)
     duration = total > 0 ? Double(total) / Double(format.sampleRate) : nil
   }

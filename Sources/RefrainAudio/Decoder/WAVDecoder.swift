@@ -174,8 +174,8 @@ public final class WAVDecoder: AudioDecoder, AudioDecoderFormat {
           throw WAVProblem(
             reason: "format \(tag) is not PCM or float (compressed WAV is not decoded)")
         }
-        guard (1...8).contains(channels), (1000...384_000).contains(rate) else {
-          throw WAVProblem(reason: "\(channels) channels at \(rate) Hz")
+        if let problem = StreamLimits.problem(sampleRate: rate, channels: channels) {
+          throw WAVProblem(reason: problem)
         }
         fmt = (rate, channels, bits, tag == 3)
       case "data":

@@ -35,6 +35,9 @@ public protocol AudioOutput: AnyObject {
   /// A deep queue's server asks for data in large steps; the player writes no more than
   /// this, so it never blocks where a command would have to wait.
   var writableBytes: Int? { get }
+  /// The format every track is converted to, once the output has one (a file holds the
+  /// format of its header), or `nil` when the output may be reopened at another.
+  var heldFormat: PCMFormat? { get }
 }
 
 extension AudioOutput {
@@ -47,4 +50,5 @@ extension AudioOutput {
   public var closesWhenIdle: Bool { false }
   public var bufferAhead: Double? { nil }
   public var writableBytes: Int? { nil }
+  public var heldFormat: PCMFormat? { nil }
 }

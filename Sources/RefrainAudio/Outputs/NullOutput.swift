@@ -18,6 +18,10 @@ public final class NullOutput: AudioOutput {
   }
 
   public func open(_ format: PCMFormat) throws {
+    // An impossible rate would make one write sleep for minutes, deaf to every command.
+    guard StreamLimits.allows(format) else {
+      throw AudioError.outputFailed(detail: "the null output is not given \(format)")
+    }
     lock.withLock {
       self.format = format
       framesWritten = 0

@@ -43,6 +43,9 @@ public final class PulseOutput: AudioOutput {
   public var bufferAhead: Double? { bufferTarget }
 
   public func open(_ format: PCMFormat) throws {
+    guard StreamLimits.allows(format) else {
+      throw AudioError.outputFailed(detail: "PulseAudio is not given \(format)")
+    }
     if let mainloop, self.format == format {
       let good = locked(mainloop) { streamIsReady }
       if good { return }

@@ -5,8 +5,11 @@ import RefrainCore
 ///
 /// Callers never block: commands go into a mailbox, and events come back through
 /// ``wakeFileDescriptor`` (a pipe that a `poll()` loop can wait on) and ``drainEvents()``.
-/// A track prepared with ``prepareNext(_:)`` follows the current one without a gap when
-/// both share a format.
+/// A track prepared with ``prepareNext(_:)`` follows the current one without a gap: one of
+/// another format is converted to the open output's (``ResampledDecoder``). The output is
+/// reopened at a track's own format only where playback stops anyway: a resume, a new
+/// track, or a successor that comes after the output ran dry; an output that holds one
+/// format (a file) keeps it throughout.
 public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   private enum Command {
     case play(Track, Double)
@@ -78,35 +81,32 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   /// Set while the audio server is gone and the current track waits for it.
   private var outage: Outage?
   /// The last frames decoded, held back while the prepared successor needs the output
-  /// reopened at another format, so the track's very end can be faded out (see ``edgeFade``).
+  /// reopened at another format, so the track's very end can be faded out (see ``EdgeFade``).
   private var heldTail: [UInt8] = []
   /// Whether the next write starts an output reopened for a new format: silence, then the
   /// track faded in.
   private var fadeInPending = false
-  /// Seconds faded out and in either side of a reopened output: a tone cut mid-wave is a
-  /// click.
-  private static let edgeFade = 0.005
-  /// Seconds of silence written after the fade-out and before the fade-in: PulseAudio may
-  /// cut the edges of a stream (up to about 15 ms of a new stream's start, seen on its null
-  /// sink), and then it cuts silence.
-  private static let edgePadOut = 0.020
-  private static let edgePadIn = 0.030
   /// Seconds paused or stopped before an output that ``AudioOutput/closesWhenIdle`` closes.
   private let idleClose: Double
   private let replayGain: ReplayGainPolicy
+  /// Seconds each track plays from where it starts, when limited (`--duration`).
+  private let playLimit: Double?
   private var thread: Thread?
 
   /// Creates an engine writing to `output` and starts its thread.
   ///
   /// An output that ``AudioOutput/closesWhenIdle`` is closed after `idleClose` seconds
   /// paused or stopped, and opened again on the next play or resume.
-  /// `replayGain` says which gain each track plays with (none by default).
+  /// `replayGain` says which gain each track plays with (none by default); with `playLimit`,
+  /// every track ends that many seconds of frames after where it starts.
   public init(
-    output: any AudioOutput, idleClose: Double = 2.0, replayGain: ReplayGainPolicy = .off
+    output: any AudioOutput, idleClose: Double = 2.0, replayGain: ReplayGainPolicy = .off,
+    playLimit: Double? = nil
   ) {
     self.output = output
     self.idleClose = idleClose
     self.replayGain = replayGain
+    self.playLimit = playLimit
     // One MPEG frame per write for outputs that pace by blocking; a refill's worth
     // (about 0.74 s at 44.1 kHz) for outputs that keep a deep queue.
     buffer = [UInt8](
@@ -288,7 +288,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     case .play(let track, let start):
       startTrack(track, at: start)
     case .prepare(let track):
-      prepared = track.map { ($0, load($0)) }
+      prepared = track.map { ($0, load($0).map(joining)) }
       // The track ended before this successor arrived (a very short track or a fast
       // output): start it now, as the hand-over would have.
       if awaitingSuccessor, let next = prepared {
@@ -307,7 +307,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       guard state == .playing, let current else { return }
       rewindToHeard(current)
     case .resume:
-      guard state == .paused, let current else { return }
+      guard state == .paused, let current = reopenedAtOwnFormat() else { return }
       do {
         try openOutput(current.decoder.format)
         setState(.playing)
@@ -347,6 +347,30 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     }
   }
 
+  /// `loaded` converted to play at the open output's format (or the one it holds), so it
+  /// follows the current track without reopening it.
+  private func joining(_ loaded: Loaded) -> Loaded {
+    guard let target = output.heldFormat ?? current?.decoder.format else { return loaded }
+    var joined = loaded
+    joined.decoder = ResampledDecoder.playing(loaded.decoder, at: target)
+    return joined
+  }
+
+  /// The paused current track back at its own format (the output is reopened at it on the
+  /// resume), unless the output holds one; the prepared successor is made to join it.
+  private func reopenedAtOwnFormat() -> Loaded? {
+    guard var loaded = current else { return nil }
+    let native = ResampledDecoder.native(loaded.decoder).format
+    let own = ResampledDecoder.playing(loaded.decoder, at: output.heldFormat ?? native)
+    if own !== loaded.decoder {
+      loaded.decoder = own
+      current = loaded
+      withClock { $0.reset(to: own.position, sampleRate: own.format.sampleRate) }
+      if let next = prepared { prepared = (next.track, next.result.map(joining)) }
+    }
+    return loaded
+  }
+
   /// Drops what the output holds and moves the decoder back to the position heard.
   private func rewindToHeard(_ loaded: Loaded) {
     let heard = withClock { $0.position(at: MonotonicClock.now) }
@@ -359,7 +383,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
 
   private func load(_ track: Track) -> Result<Loaded, AudioError> {
     do {
-      let decoder: any AudioDecoder
+      var decoder: any AudioDecoder
       let events = events
       // A live stream's news goes out with the track it belongs to.
       let news: @Sendable (StreamNews) -> Void = { events.post(contentsOf: [.stream(track, $0)]) }
@@ -368,27 +392,15 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
         decoder = try AudioDecoders.open(
           path: track.location.path, news: news, shouldStop: shouldStop)
       } else {
-        decoder = try Self.openStream(track, news: news, shouldStop: shouldStop)
+        decoder = try TranscodedStream.open(track, news: news, shouldStop: shouldStop)
       }
+      if let playLimit { decoder = LimitedDecoder(decoder, seconds: playLimit) }
       return .success(Loaded(track: track, decoder: decoder, gain: replayGain.gain(for: track)))
     } catch let error as AudioError {
       return .failure(error)
     } catch {
       return .failure(.notMP3(name: track.displayName, detail: "\(error)"))
     }
-  }
-
-  /// Opens `track`'s HTTP(S) stream; a transcoded one (``Track/seeking`` set) is wrapped so
-  /// it seeks as the server allows.
-  private static func openStream(
-    _ track: Track, news: @escaping @Sendable (StreamNews) -> Void,
-    shouldStop: @escaping () -> Bool
-  ) throws -> any AudioDecoder {
-    let first = try AudioDecoders.open(url: track.location, news: news, shouldStop: shouldStop)
-    guard let seeking = track.seeking else { return first }
-    return TranscodedStream(
-      url: track.location, first: first, seeking: seeking, duration: track.duration,
-      open: { try AudioDecoders.open(url: $0, news: news, shouldStop: { false }) })
   }
 
   private func startTrack(_ track: Track, at start: Double) {
@@ -415,7 +427,11 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   ///
   /// With the audio server gone, the track still starts and waits for the server.
   @discardableResult
-  private func begin(_ loaded: Loaded, at start: Double) -> Bool {
+  private func begin(_ chosen: Loaded, at start: Double) -> Bool {
+    // Playback starts afresh here: at the track's own format, unless the output holds one.
+    var loaded = chosen
+    let own = ResampledDecoder.native(chosen.decoder).format
+    loaded.decoder = ResampledDecoder.playing(chosen.decoder, at: output.heldFormat ?? own)
     do {
       var reached = 0.0
       if start > 0, loaded.track.seeking?.refusal == nil {
@@ -539,7 +555,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   }
 
   /// Writes `chunk` where a format change is near: after silence and faded in when the
-  /// output was just reopened, and keeping the last ``edgeFade`` back while the successor
+  /// output was just reopened, and keeping the last ``EdgeFade/length`` back while the successor
   /// needs a reopened output.
   private func writeAtFormatChange(_ chunk: [UInt8], _ loaded: Loaded) throws {
     let format = loaded.decoder.format
@@ -548,13 +564,13 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     var padding = 0
     if fadeInPending {
       fadeInPending = false
-      Self.fade(&bytes, format: format, fadingIn: true)
-      padding = Self.edgeFrames(Self.edgePadIn, format) * format.bytesPerFrame
+      EdgeFade.apply(&bytes, format: format, fadingIn: true)
+      padding = EdgeFade.frames(EdgeFade.padIn, format) * format.bytesPerFrame
       bytes = [UInt8](repeating: 0, count: padding) + bytes
     }
     if reopensForNext(loaded) {
       let keep = min(
-        bytes.count - padding, Self.edgeFrames(Self.edgeFade, format) * format.bytesPerFrame)
+        bytes.count - padding, EdgeFade.frames(EdgeFade.length, format) * format.bytesPerFrame)
       heldTail.append(contentsOf: bytes.suffix(keep))
       bytes.removeLast(keep)
     }
@@ -569,8 +585,8 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
     var bytes = heldTail
     var padding = 0
     if reopensForNext(loaded) {
-      Self.fade(&bytes, format: format, fadingIn: false)
-      padding = Self.edgeFrames(Self.edgePadOut, format) * format.bytesPerFrame
+      EdgeFade.apply(&bytes, format: format, fadingIn: false)
+      padding = EdgeFade.frames(EdgeFade.padOut, format) * format.bytesPerFrame
     }
     if let writable = output.writableBytes, writable < bytes.count + padding {
       sleepUnlessMail(0.02)
@@ -583,31 +599,6 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
       try [UInt8](repeating: 0, count: padding).withUnsafeBytes { try output.write($0) }
     }
     return true
-  }
-
-  /// Frames in `seconds` of `format`.
-  private static func edgeFrames(_ seconds: Double, _ format: PCMFormat) -> Int {
-    Int((seconds * Double(format.sampleRate)).rounded())
-  }
-
-  /// Ramps 16-bit `bytes` on a half cosine: up from silence over their first ``edgeFade``
-  /// when `fadingIn`, else down to silence over all of them.
-  static func fade(_ bytes: inout [UInt8], format: PCMFormat, fadingIn: Bool) {
-    let frames = bytes.count / format.bytesPerFrame
-    let span = fadingIn ? min(frames, edgeFrames(edgeFade, format)) : frames
-    guard span > 0 else { return }
-    bytes.withUnsafeMutableBytes { raw in
-      let samples = raw.bindMemory(to: Int16.self)
-      for frame in 0..<span {
-        let step = fadingIn ? frame : span - 1 - frame
-        let gain = Float(0.5 - 0.5 * cos(Double.pi * Double(step) / Double(span)))
-        let offset = fadingIn ? frame : frames - span + frame
-        for channel in 0..<format.channels {
-          let index = offset * format.channels + channel
-          samples[index] = Int16((Float(samples[index]) * gain).rounded())
-        }
-      }
-    }
   }
 
   /// Decodes into ``buffer`` up to `limit` bytes (whole frames); returns how many it holds.
@@ -730,7 +721,7 @@ public final class PlayerEngine: AudioPlayer, @unchecked Sendable {
   }
 
   private func finish(_ ended: Loaded) {
-    let next = prepared
+    let next = prepared.map { (track: $0.track, result: $0.result.map(joining)) }
     prepared = nil
     if case .success(let following) = next?.result,
       following.decoder.format == ended.decoder.format

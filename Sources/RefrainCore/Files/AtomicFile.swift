@@ -52,19 +52,7 @@ public enum AtomicFile {
       unlink(temporary)
       return FileWriteError(path: url.path, code: code)
     }
-    var failure: Int32 = 0
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += written
-      }
-    }
+    var failure = data.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
     if failure == 0, fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     if failure != 0 { throw fail(failure) }
@@ -89,5 +77,23 @@ public enum AtomicFile {
       return Int32(underlying.code)
     }
     return EIO
+  }
+}
+
+/// Writing a whole buffer to a file descriptor.
+package enum FileDescriptorWrite {
+  /// Writes every byte of `bytes` to `descriptor`, through short writes and interrupted
+  /// ones; returns 0, or the `errno` of the write that failed.
+  package static func all(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += written
+    }
+    return 0
   }
 }

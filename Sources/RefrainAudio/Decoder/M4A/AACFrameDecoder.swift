@@ -36,7 +36,7 @@ final class AACFrameDecoder {
       NeAACDecClose(handle)
       throw AACConfigError(reason: "faad2 does not accept its AAC configuration")
     }
-    sampleRate = Int(rate)
+    sampleRate = Int(clamping: rate)
     // Counted as past the first frame, faad2 outputs that frame instead of dropping it.
     NeAACDecPostSeekReset(handle, 1)
   }

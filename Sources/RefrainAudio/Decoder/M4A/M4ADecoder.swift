@@ -135,7 +135,8 @@ public final class M4ADecoder: AudioDecoder {
       }
       frameLength = length
       primingFrames = frameLength > 1024 || objectType != 2 ? 4 : 1
-      format = PCMFormat(sampleRate: aac.sampleRate, channels: 2)
+      format = try StreamLimits.format(
+        sampleRate: aac.sampleRate, channels: 2, name: path, formatName: Self.formatName)
       if track.mediaDuration == 0 { track.mediaDuration = table.duration }
       let tags = movie.tags.flatMap { try? MP4Metadata(ilst: $0, from: reader) }
       let gapless = track.gapless(

@@ -21,6 +21,19 @@ final class TranscodedStream: AudioDecoder {
   /// The second the current request began at.
   private(set) var offset = 0.0
 
+  /// Opens `track`'s HTTP(S) stream; a transcoded one (``Track/seeking`` set) is wrapped so
+  /// it seeks as the server allows.
+  static func open(
+    _ track: Track, news: @escaping @Sendable (StreamNews) -> Void,
+    shouldStop: @escaping () -> Bool
+  ) throws -> any AudioDecoder {
+    let first = try AudioDecoders.open(url: track.location, news: news, shouldStop: shouldStop)
+    guard let seeking = track.seeking else { return first }
+    return TranscodedStream(
+      url: track.location, first: first, seeking: seeking, duration: track.duration,
+      open: { try AudioDecoders.open(url: $0, news: news, shouldStop: { false }) })
+  }
+
   /// The stream at `url`, first request `first`, seeking as `seeking` says; `duration` is
   /// the catalog's length, if known.
   init(
