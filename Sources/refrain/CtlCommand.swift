@@ -31,7 +31,7 @@ struct CtlCommand: ParsableCommand {
     // The words are passed through untouched, so `--help` is looked for here.
     if words.first == "--help" || words.first == "-h" { throw CleanExit.helpRequest(self) }
     if words.isEmpty && !watch {
-      FileHandle.standardError.write(Data(Refrain.helpMessage(for: Self.self).utf8 + [10]))
+      Console.error(Refrain.helpMessage(for: Self.self))
       throw ExitCode(64)
     }
     var words = words

@@ -121,3 +121,22 @@ def test_every_start_gets_exactly_one_end_with_its_reason(refrain_bin, tmp_path)
     out, _ = proc.communicate(timeout=15)
     seen += [json.loads(line) for line in out.splitlines()]
     assert [e["reason"] for e in seen if e["event"] == "end"] == ["skipped", "quit"], seen
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_ends_refrain_play_as_quit_does(refrain_bin, name):
+    """SIGTERM, SIGHUP (the terminal closed) and SIGINT end the run cleanly: the track gets
+    its `end` with reason `quit`, and the process exits on its own."""
+    import signal
+    import subprocess
+    from pathlib import Path
+    sample = Path(__file__).resolve().parents[2] / "Resources" / "sample" / "refrain-sample.mp3"
+    proc = subprocess.Popen([str(refrain_bin), "play", str(sample), "--output", "null", "--events"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    assert json.loads(first)["event"] == "start", first
+    proc.send_signal(getattr(signal, name))
+    out, err = proc.communicate(timeout=10)
+    ends = [json.loads(line) for line in out.splitlines() if json.loads(line)["event"] == "end"]
+    assert ends == [{"event": "end", "reason": "quit"}], (out, err)
+    assert proc.returncode == 0, err

@@ -4,9 +4,13 @@ import RefrainCore
 import RefrainDesktop
 import RefrainSession
 
+/// The write end of the pipe through which SIGTERM, SIGINT and SIGHUP wake the host's loop:
+/// all a signal handler may touch.
+nonisolated(unsafe) private var signalPipeWriter: Int32 = -1
+
 /// Runs one session for one front end, with what every front end shares: the one poll loop
 /// (the player's events, the session's background work, the room's link), the control
-/// socket, MPRIS, the scrobbler and the periodic save.
+/// socket, MPRIS, signals, the scrobbler and the periodic save.
 ///
 /// The full-screen player, `refrain play` and `refrain room join` each build a session, hand
 /// it here, and plug themselves in with ``run(_:)``. After every wake-up the host checks the
@@ -31,6 +35,8 @@ final class SessionHost {
   /// Seconds between saves while playing.
   var saveInterval = 10.0
   private var lastSave = MonotonicClock.now
+  /// The signal that ended the run (SIGTERM, SIGINT, SIGHUP), if one did.
+  private(set) var endedBy: Int32?
 
   /// Hosts `session`, which drives `engine`.
   init(session: Session, engine: PlayerEngine) {
@@ -40,6 +46,33 @@ final class SessionHost {
       session.handlePlayerEvents(engine.drainEvents())
     }
     loop.watch(session.wakeFileDescriptor) { [session] in session.drainInbox() }
+    endOnSignals()
+  }
+
+  /// Ends the run at the next wake-up when the process gets SIGTERM, SIGINT or SIGHUP (its
+  /// terminal closed), as `quit` does: the front end ends, and what the caller does after
+  /// ``run(_:)`` (saving the session) still happens. A second signal while it ends takes
+  /// its default action.
+  private func endOnSignals() {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return }
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    signalPipeWriter = ends[1]
+    for number in [SIGTERM, SIGINT, SIGHUP] {
+      signal(number) { caught in
+        var byte = UInt8(truncatingIfNeeded: caught)
+        _ = write(signalPipeWriter, &byte, 1)
+        signal(caught, SIG_DFL)
+      }
+    }
+    let reader = ends[0]
+    loop.watch(reader) { [weak self] in
+      var byte: UInt8 = 0
+      while read(reader, &byte, 1) == 1 { self?.endedBy = Int32(byte) }
+    }
   }
 
   /// Opens the control socket at `path` for `refrain ctl`: the session answers its commands,
@@ -78,7 +111,7 @@ final class SessionHost {
         return [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
       }, handler: { [unowned frontEnd] _ in frontEnd.show(session.readRoom()) })
     frontEnd.begin(on: loop)
-    while !frontEnd.isDone {
+    while !frontEnd.isDone && endedBy == nil {
       guard loop.runOnce(timeout: timeout(for: frontEnd)) else { break }
       frontEnd.show(session.checkRoom())
       frontEnd.afterWake()
