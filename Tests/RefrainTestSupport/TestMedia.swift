@@ -17,6 +17,11 @@ public enum TestMedia {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
+    // Tools read their arguments in the locale's charset; CI's environment is empty, whose
+    // "C" locale would turn a Korean tag into `#`s.
+    process.environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.UTF-8"]) {
+      _, utf8 in utf8
+    }
     process.standardError = FileHandle.nullDevice
     try? process.run()
     process.waitUntilExit()
